@@ -1,0 +1,109 @@
+#include "model/call.h"
+
+#include <array>
+
+#include <fmt/format.h>
+
+namespace ptespec {
+
+namespace {
+constexpr std::array<std::string_view, nr_call_kinds> names = {
+	"set_ptes",
+	"ptep_get",
+	"ptep_get_lockless",
+	"ptep_get_and_clear",
+	"ptep_get_and_clear_full",
+	"get_and_clear_full_ptes",
+	"clear_full_ptes",
+	"ptep_test_and_clear_young",
+	"ptep_clear_flush_young",
+	"wrprotect_ptes",
+	"clear_young_dirty_ptes",
+	"ptep_set_access_flags",
+	"contpte_try_fold",
+	"contpte_try_unfold",
+};
+} // namespace
+
+std::string_view to_string(call_kind k) { return names.at(static_cast<std::size_t>(k)); }
+
+std::optional<call_kind> parse_call_kind(std::string_view name)
+{
+	for (std::size_t i = 0; i < names.size(); i++)
+		if (names[i] == name)
+			return static_cast<call_kind>(i);
+	return std::nullopt;
+}
+
+call_semantics semantics_of(const call& c)
+{
+	call_semantics s;
+	switch (c.kind) {
+	case call_kind::set_ptes:
+		s.maps = true;
+		break;
+	case call_kind::ptep_get:
+	case call_kind::ptep_get_lockless:
+		s.reports = true;
+		break;
+	case call_kind::ptep_get_and_clear:
+	case call_kind::ptep_get_and_clear_full:
+		s.reports = s.hands_off = true;
+		s.consumes_young = s.consumes_dirty = s.unmaps = true;
+		break;
+	case call_kind::get_and_clear_full_ptes:
+		s.reports = s.hands_off = true;
+		s.consumes_young = s.consumes_dirty = s.unmaps = true;
+		s.batch = true;
+		break;
+	case call_kind::clear_full_ptes:
+		// The caller throws the flags away (anon folios are freed): a
+		// legitimate consumption without a report.
+		s.consumes_young = s.consumes_dirty = s.unmaps = true;
+		break;
+	case call_kind::ptep_test_and_clear_young:
+	case call_kind::ptep_clear_flush_young:
+		// Reports young only; core-mm tracks access per folio, so the
+		// clear may cover the whole run.
+		s.reports = s.hands_off = true;
+		s.consumes_young = true;
+		s.may_widen = true;
+		break;
+	case call_kind::clear_young_dirty_ptes:
+		s.consumes_young = (c.flags & CYDP_CLEAR_YOUNG) != 0;
+		s.consumes_dirty = (c.flags & CYDP_CLEAR_DIRTY) != 0;
+		s.may_widen = true;
+		break;
+	case call_kind::wrprotect_ptes:
+	case call_kind::ptep_set_access_flags:
+	case call_kind::contpte_try_fold:
+	case call_kind::contpte_try_unfold:
+		break;
+	}
+	return s;
+}
+
+std::string describe(const call& c)
+{
+	switch (c.kind) {
+	case call_kind::set_ptes:
+		return fmt::format("set_ptes(#{}, {:#x}, nr={})", c.index, c.pte, c.nr);
+	case call_kind::get_and_clear_full_ptes:
+	case call_kind::clear_full_ptes:
+		return fmt::format("{}(#{}, nr={}, full={})", to_string(c.kind), c.index, c.nr, c.full ? 1 : 0);
+	case call_kind::ptep_get_and_clear_full:
+		return fmt::format("{}(#{}, full={})", to_string(c.kind), c.index, c.full ? 1 : 0);
+	case call_kind::wrprotect_ptes:
+		return fmt::format("wrprotect_ptes(#{}, nr={})", c.index, c.nr);
+	case call_kind::clear_young_dirty_ptes:
+		return fmt::format("clear_young_dirty_ptes(#{}, nr={}, {}{})", c.index, c.nr,
+				   (c.flags & CYDP_CLEAR_YOUNG) ? "CYDP_CLEAR_YOUNG" : "",
+				   (c.flags & CYDP_CLEAR_DIRTY) ? ((c.flags & CYDP_CLEAR_YOUNG) ? "|CYDP_CLEAR_DIRTY" : "CYDP_CLEAR_DIRTY") : "");
+	case call_kind::ptep_set_access_flags:
+		return fmt::format("ptep_set_access_flags(#{}, {:#x}, dirty={})", c.index, c.pte, c.flags);
+	default:
+		return fmt::format("{}(#{})", to_string(c.kind), c.index);
+	}
+}
+
+} // namespace ptespec

@@ -1,0 +1,68 @@
+// The arch API calls the spec knows, as data: what a caller asked for and
+// what it got back.  The checker judges these; strategies implement them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ptespec {
+
+enum class call_kind {
+	set_ptes,
+	ptep_get,
+	ptep_get_lockless,
+	ptep_get_and_clear,
+	ptep_get_and_clear_full,
+	get_and_clear_full_ptes,
+	clear_full_ptes,
+	ptep_test_and_clear_young,
+	ptep_clear_flush_young,
+	wrprotect_ptes,
+	clear_young_dirty_ptes,
+	ptep_set_access_flags,
+	contpte_try_fold,
+	contpte_try_unfold,
+};
+inline constexpr std::size_t nr_call_kinds = 14;
+
+// clear_young_dirty_ptes flags (CYDP_*).
+inline constexpr unsigned CYDP_CLEAR_YOUNG = 1;
+inline constexpr unsigned CYDP_CLEAR_DIRTY = 2;
+
+struct call {
+	call_kind kind = call_kind::ptep_get;
+	std::size_t index = 0;	// first entry
+	std::size_t nr = 1;	// entries covered
+	bool full = false;	// the caller will clear every entry (exit)
+	std::uint64_t pte = 0;	// set_ptes value, ptep_set_access_flags entry
+	unsigned flags = 0;	// CYDP_* or ptep_set_access_flags' dirty
+};
+
+struct call_result {
+	std::optional<std::uint64_t> pte;	// returned pte_t, if the call returns one
+	std::optional<bool> young;	// test_and_clear_young's answer
+	std::optional<bool> changed;	// ptep_set_access_flags' answer
+};
+
+std::string_view to_string(call_kind k);
+std::optional<call_kind> parse_call_kind(std::string_view name);
+
+// What a call does to access/dirty state, in the spec's terms (BRIEF §4).
+struct call_semantics {
+	bool reports = false;	// returns flags the caller acts on or reads
+	bool hands_off = false;	// the caller acts on the report: it discharges events
+	bool consumes_young = false;
+	bool consumes_dirty = false;
+	bool unmaps = false;	// entries in range become none
+	bool may_widen = false;	// consumption may cover whole runs of the folio
+	bool batch = false;	// result must be the OR of exactly what it took
+	bool maps = false;	// writes the given value into the range
+};
+call_semantics semantics_of(const call& c);
+
+std::string describe(const call& c);
+
+} // namespace ptespec

@@ -1,0 +1,116 @@
+// The reference spec as a judge (BRIEF §4).
+//
+// The checker watches a stream of steps (online, from a machine, or replayed
+// from a history) and keeps the ledger: which access/dirty events are
+// pending for which page, which are live (not yet handed off or consumed).
+// At every call boundary it judges the call against each named property and
+// records the first violation of each, with the step and the page.  It sees
+// only steps: it cannot know which strategy produced them.
+//
+// Linearizability: an event that lands while a call runs may be ordered
+// before or after it.  The checker orders it before when that explains the
+// call's result (the call reported or consumed it), after otherwise; an
+// event ordered after must then still be pending, and visible, afterwards.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/call.h"
+#include "model/history.h"
+#include "model/observer.h"
+#include "model/page_set.h"
+#include "model/property.h"
+#include "model/tlb.h"
+
+namespace ptespec {
+
+// Flags as the spec counts them: bit 0 young, bit 1 dirty.
+inline constexpr unsigned FLAG_YOUNG = 1;
+inline constexpr unsigned FLAG_DIRTY = 2;
+
+// What the reference ptep_get reads for page p of a quiescent table: the
+// entry's own flags, or the OR over the valid CONT entries of its run.
+unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p);
+
+class checker : public observer {
+public:
+	checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial);
+
+	void on_call_begin(const call& c, const table_t& t) override;
+	void on_primitive(const primitive_step& p, const table_t& t) override;
+	void on_hw_event(const hw_event& e, const table_t& t) override;
+	void on_call_end(const call& c, const call_result& r, const table_t& t) override;
+
+	const std::vector<violation>& violations() const { return violations_; }
+	const violation* first(property p) const;
+	bool failed(property p) const { return first(p) != nullptr; }
+	std::size_t steps() const { return step_; }
+	std::size_t calls() const { return calls_; }
+
+	// Pending flags of page p (FLAG_*), required ones only.
+	unsigned pending(std::size_t p) const { return pend_[p] & 3u; }
+	std::size_t live_events() const { return live_.size(); }
+	// The ledger, one line per live event, for demos and counterexamples.
+	std::string ledger() const;
+
+private:
+	struct live_event {
+		std::uint64_t id = 0;
+		bool software = false;	// present at map time or set by a call
+		unsigned flag = 0;	// FLAG_YOUNG or FLAG_DIRTY
+		long folio = 0;
+		std::size_t page = 0, landing = 0, step = 0;
+		page_set pages;	// pages it is pending for
+	};
+	struct call_event {
+		hw_event e;
+		std::size_t step = 0;
+		bool cont = false;
+		long folio = 0;
+		page_set unit_pre;
+	};
+	struct lockless_read {
+		call c;
+		std::vector<std::uint64_t> seen;
+	};
+
+	long folio_key(std::uint64_t pte) const;
+	long folio_of_page(const table_t& t, std::size_t p) const;
+	page_set unit(const table_t& t, std::size_t page, bool cont, long folio) const;
+	bool run_folded(const table_t& t, std::size_t run_first) const;
+	void report(property p, std::size_t page, std::string msg);
+	void add_live(live_event ev);
+	void check_run_shape(const table_t& t, std::size_t i, bool at_boundary);
+	std::string event_name(std::uint64_t id, bool software) const;
+	void end_lockless(const call& c, const call_result& r);
+
+	geometry geo_;
+	std::vector<folio_extent> folios_;
+	std::size_t n_;
+	table_t q_;	// the table at the last quiescent point
+	std::vector<std::uint8_t> pend_;	// per page: bits 0-1 required, 2-3 optional
+	std::vector<std::array<std::uint64_t, 2>> pend_src_;	// an event behind each required flag
+	std::vector<live_event> live_;
+	tlb_shadow tlb_;
+
+	bool in_call_ = false;
+	call cur_;
+	std::vector<call_event> call_events_;
+	std::vector<std::uint64_t> taken_;	// per entry: value cleared out during the call (0: none)
+	std::vector<std::size_t> touched_;
+	std::vector<std::uint8_t> touched_mark_;
+	std::vector<lockless_read> lockless_;
+
+	std::vector<violation> violations_;
+	std::array<bool, nr_properties> seen_{};
+	std::size_t step_ = 0;
+	std::size_t calls_ = 0;
+	std::uint64_t sw_ids_ = 0;
+};
+
+} // namespace ptespec

@@ -1,0 +1,21 @@
+// The one error model: library code throws these; only main() turns them
+// into a message and an exit code (2 for usage/input, 3 for internal).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace ptespec {
+
+// Bad flag, bad value, bad file: the message names the input and what was
+// expected, on one line.
+struct usage_error : std::runtime_error {
+	using std::runtime_error::runtime_error;
+};
+
+// A broken invariant of ptespec itself (never of the strategy under test).
+struct internal_error : std::logic_error {
+	using std::logic_error::logic_error;
+};
+
+} // namespace ptespec

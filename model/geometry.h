@@ -1,0 +1,36 @@
+// Translation granule and the contiguous-run size it implies.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ptespec {
+
+enum class granule { k4, k16, k64 };
+
+// The run geometry of one granule: 4K pages fold 16 entries (64K), 16K pages
+// fold 128 (2M), 64K pages fold 32 (2M).
+struct geometry {
+	granule gran = granule::k4;
+	unsigned page_shift = 12;
+	std::size_t cont_ptes = 16;
+
+	static geometry of(granule g);
+	std::size_t run_of(std::size_t index) const { return index / cont_ptes; }
+	std::size_t run_start(std::size_t index) const { return index - index % cont_ptes; }
+	bool run_aligned(std::size_t index) const { return index % cont_ptes == 0; }
+	// Address field: bits [47:page_shift].
+	std::uint64_t addr_mask() const
+	{
+		return ((std::uint64_t{1} << 48) - 1) & ~((std::uint64_t{1} << page_shift) - 1);
+	}
+	std::uint64_t max_pfn() const { return (std::uint64_t{1} << (48 - page_shift)) - 1; }
+};
+
+std::string_view to_string(granule g);
+// Parses "4k", "16k", "64k" (any case).  Throws usage_error otherwise.
+granule parse_granule(std::string_view text);
+
+} // namespace ptespec

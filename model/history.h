@@ -1,0 +1,69 @@
+// A recorded history: the initial table and every step after it.  The
+// checker judges one online or replays one offline; it never learns which
+// strategy produced it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/call.h"
+#include "model/geometry.h"
+
+namespace ptespec {
+
+enum class prim_kind { read, write, exchange, atomic_update, tlbi_page, tlbi_range, tlbi_all };
+std::string_view to_string(prim_kind k);
+
+// One software access.  For TLB invalidations index/nr give the range.
+struct primitive_step {
+	prim_kind kind = prim_kind::read;
+	std::size_t index = 0;
+	std::size_t nr = 1;
+	std::uint64_t old_value = 0;
+	std::uint64_t new_value = 0;
+};
+
+enum class hw_kind { access, write };
+std::string_view to_string(hw_kind k);
+
+// One hardware update: an access or write to `page` recorded in `landing`.
+struct hw_event {
+	std::uint64_t id = 0;
+	hw_kind kind = hw_kind::access;
+	std::size_t page = 0;
+	std::size_t landing = 0;
+	std::uint64_t old_value = 0;
+	std::uint64_t new_value = 0;
+};
+
+struct call_begin_step {
+	call c;
+};
+struct call_end_step {
+	call c;
+	call_result r;
+};
+
+using step = std::variant<call_begin_step, call_end_step, primitive_step, hw_event>;
+
+// A folio: a naturally aligned range of pfns backed by one struct folio.
+struct folio_extent {
+	std::uint64_t first_pfn = 0;
+	std::uint64_t nr_pages = 1;
+};
+
+struct history {
+	geometry geo;
+	std::vector<folio_extent> folios;
+	std::vector<std::uint64_t> initial;
+	std::vector<step> steps;
+};
+
+// The folio that pfn belongs to, or -1 when none was declared (then every
+// pfn is its own folio: the checker never merges what it cannot prove).
+long folio_of(const std::vector<folio_extent>& folios, std::uint64_t pfn);
+
+} // namespace ptespec

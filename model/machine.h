@@ -1,0 +1,220 @@
+// The machine strategies run on: a page table that software touches only
+// through the primitives of BRIEF §2, each a scheduling point where the
+// hardware agent may act, each counted for the cost model.
+//
+// basic_machine<W> hands strategies words of type W (uint64_t, or an
+// instrumented word); the table itself is concrete.  The symbolic machine of
+// the proofs offers the same interface over Z3 words.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "model/call.h"
+#include "model/errors.h"
+#include "model/geometry.h"
+#include "model/hardware.h"
+#include "model/observer.h"
+#include "model/pte.h"
+#include "model/tlb.h"
+#include "model/word.h"
+
+namespace ptespec {
+
+struct cost_counters {
+	std::uint64_t reads = 0;
+	std::uint64_t writes = 0;
+	std::uint64_t atomics = 0;
+	std::uint64_t tlbi_page = 0;
+	std::uint64_t tlbi_range = 0;
+	std::uint64_t tlbi_all = 0;
+	std::uint64_t hw_events = 0;
+
+	std::uint64_t tlbis() const { return tlbi_page + tlbi_range + tlbi_all; }
+};
+
+template <class W = std::uint64_t>
+class basic_machine final : private hw_port {
+public:
+	using word = W;
+	using boolean = boolean_of<W>;
+
+	basic_machine(geometry geo, std::size_t nr_entries) : geo_(geo), table_(nr_entries, 0)
+	{
+		tlb_.reset(table_);
+	}
+
+	const geometry& geo() const { return geo_; }
+	std::size_t size() const { return table_.size(); }
+
+	// --- the primitives (all a strategy may do to the table) ---
+
+	W read(std::size_t i)	// __ptep_get
+	{
+		schedule(i);
+		cost_.reads++;
+		const std::uint64_t v = table_[i];
+		notify({prim_kind::read, i, 1, v, v});
+		return word_ops<W>::from(v);
+	}
+
+	void write(std::size_t i, const W& v)	// __set_pte
+	{
+		schedule(i);
+		cost_.writes++;
+		store(prim_kind::write, i, word_ops<W>::value(v));
+	}
+
+	W exchange(std::size_t i, const W& v)	// xchg; __ptep_get_and_clear is exchange(i, 0)
+	{
+		schedule(i);
+		cost_.atomics++;
+		const std::uint64_t old = table_[i];
+		store(prim_kind::exchange, i, word_ops<W>::value(v));
+		return word_ops<W>::from(old);
+	}
+
+	// A cmpxchg loop whose new value is a pure function of the old: it
+	// takes effect atomically.  Returns the old value.
+	template <class F>
+	W atomic_update(std::size_t i, F&& f)
+	{
+		schedule(i);
+		cost_.atomics++;
+		const std::uint64_t old = table_[i];
+		const W nv = f(word_ops<W>::from(old));
+		store(prim_kind::atomic_update, i, word_ops<W>::value(nv));
+		return word_ops<W>::from(old);
+	}
+
+	void flush_tlb_page(std::size_t i) { flush(prim_kind::tlbi_page, i, 1); }
+	void flush_tlb_range(std::size_t first, std::size_t nr) { flush(prim_kind::tlbi_range, first, nr); }
+	void flush_tlb_all() { flush(prim_kind::tlbi_all, 0, table_.size()); }
+
+	// A strategy branches on a word-derived condition only through here,
+	// so the symbolic machine can fork or merge the path.
+	bool branch(const boolean& c) { return word_ops<W>::truth(c); }
+	W lit(std::uint64_t v) const { return word_ops<W>::from(v); }
+
+	// --- the harness side ---
+
+	void set_observer(observer* o) { obs_ = o; }
+	void set_hardware(hardware_agent* hw) { hw_ = hw; }
+	const table_t& table() const { return table_; }
+	const tlb_shadow& tlb() const { return tlb_; }
+	cost_counters& cost() { return cost_; }
+
+	// Initial contents: not a primitive, no scheduling, no observer.
+	void poke(std::size_t i, std::uint64_t v)
+	{
+		check_index(i);
+		table_[i] = v;
+		tlb_.reset(table_);
+	}
+
+	void begin_call(const call& c)
+	{
+		gap_ = 0;
+		depth_++;
+		if (obs_)
+			obs_->on_call_begin(c, table_);
+	}
+	void end_call(const call& c, const call_result& r)
+	{
+		if (hw_)
+			hw_->at_gap(*this);	// the gap after the last primitive
+		depth_--;
+		if (obs_)
+			obs_->on_call_end(c, r, table_);
+	}
+	// Hardware between calls.
+	void idle()
+	{
+		gap_ = 0;
+		if (hw_)
+			hw_->at_gap(*this);
+	}
+	void check_index(std::size_t i) const
+	{
+		if (i >= table_.size())
+			throw internal_error("machine: entry " + std::to_string(i) + " outside a table of " +
+					     std::to_string(table_.size()));
+	}
+
+private:
+	void schedule(std::size_t i)
+	{
+		check_index(i);
+		if (hw_)
+			hw_->at_gap(*this);
+		gap_++;
+	}
+	void notify(const primitive_step& p)
+	{
+		if (obs_)
+			obs_->on_primitive(p, table_);
+	}
+	void store(prim_kind k, std::size_t i, std::uint64_t v)
+	{
+		const std::uint64_t old = table_[i];
+		table_[i] = v;
+		tlb_.store(i, v);
+		notify({k, i, 1, old, v});
+	}
+	void flush(prim_kind k, std::size_t first, std::size_t nr)
+	{
+		if (nr == 0)
+			return;
+		schedule(first);
+		if (first + nr > table_.size())
+			throw internal_error("machine: TLB flush past the table");
+		if (k == prim_kind::tlbi_page)
+			cost_.tlbi_page++;
+		else if (k == prim_kind::tlbi_range)
+			cost_.tlbi_range++;
+		else
+			cost_.tlbi_all++;
+		tlb_.flush(first, nr, table_);
+		notify({k, first, nr, 0, 0});
+	}
+
+	// hw_port
+	std::size_t nr_pages() const override { return table_.size(); }
+	std::size_t gap() const override { return gap_; }
+	void candidates(std::size_t page, hw_kind kind, std::vector<std::size_t>& out) const override
+	{
+		hw_candidates(table_, tlb_, geo_, page, kind, out);
+	}
+	bool fire(hw_kind kind, std::size_t page, std::size_t landing) override
+	{
+		candidates(page, kind, cand_);
+		bool ok = false;
+		for (std::size_t c : cand_)
+			ok = ok || c == landing;
+		if (!ok)
+			return false;
+		const std::uint64_t old = table_[landing];
+		table_[landing] = hw_update(old, kind);
+		tlb_.store(landing, table_[landing]);
+		cost_.hw_events++;
+		if (obs_)
+			obs_->on_hw_event({++hw_ids_, kind, page, landing, old, table_[landing]}, table_);
+		return true;
+	}
+
+	geometry geo_;
+	table_t table_;
+	tlb_shadow tlb_;
+	cost_counters cost_;
+	observer* obs_ = nullptr;
+	hardware_agent* hw_ = nullptr;
+	std::size_t gap_ = 0;
+	int depth_ = 0;
+	std::uint64_t hw_ids_ = 0;
+	mutable std::vector<std::size_t> cand_;
+};
+
+using machine = basic_machine<std::uint64_t>;
+
+} // namespace ptespec
