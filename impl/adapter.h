@@ -1,0 +1,235 @@
+// Turns a strategy class template into a registered, type-erased strategy.
+//
+//   PTESPEC_STRATEGY(my_strategy, "my-strategy", "one line saying what it does")
+//
+// in a .cpp registers my_strategy<machine> and my_strategy<counted_machine>
+// (in-tree, by static initialisation) -- plugins use PTESPEC_PLUGIN instead
+// (impl/plugin_api.h).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "impl/strategy.h"
+#include "model/word.h"
+
+namespace ptespec {
+
+// Runs call c on strategy instance s over machine m.  Calls the strategy
+// does not provide throw internal_error; callers ask implements() first.
+// With `probe` set, nothing runs: *probe says whether the call exists.
+template <class S, class M>
+call_result dispatch(S& s, M& m, const call& c, bool* probe = nullptr)
+{
+	using W = typename M::word;
+	auto value = [](const W& w) { return word_ops<W>::value(w); };
+	auto truth = [](const typename M::boolean& b) { return static_cast<bool>(word_ops<W>::truth(b)); };
+	call_result r;
+	switch (c.kind) {
+	case call_kind::set_ptes:
+		if constexpr (requires { s.set_ptes(m, c.index, m.lit(0), c.nr); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			s.set_ptes(m, c.index, m.lit(c.pte), c.nr);
+			return r;
+		}
+		break;
+	case call_kind::ptep_get:
+		if constexpr (requires { s.ptep_get(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.pte = value(s.ptep_get(m, c.index));
+			return r;
+		}
+		break;
+	case call_kind::ptep_get_lockless:
+		if constexpr (requires { s.ptep_get_lockless(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.pte = value(s.ptep_get_lockless(m, c.index));
+			return r;
+		}
+		break;
+	case call_kind::ptep_get_and_clear:
+		if constexpr (requires { s.ptep_get_and_clear(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.pte = value(s.ptep_get_and_clear(m, c.index));
+			return r;
+		}
+		break;
+	case call_kind::ptep_get_and_clear_full:
+		if constexpr (requires { s.ptep_get_and_clear_full(m, c.index, c.full); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.pte = value(s.ptep_get_and_clear_full(m, c.index, c.full));
+			return r;
+		}
+		break;
+	case call_kind::get_and_clear_full_ptes:
+		if constexpr (requires { s.get_and_clear_full_ptes(m, c.index, c.nr, c.full); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.pte = value(s.get_and_clear_full_ptes(m, c.index, c.nr, c.full));
+			return r;
+		}
+		break;
+	case call_kind::clear_full_ptes:
+		if constexpr (requires { s.clear_full_ptes(m, c.index, c.nr, c.full); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			s.clear_full_ptes(m, c.index, c.nr, c.full);
+			return r;
+		}
+		break;
+	case call_kind::ptep_test_and_clear_young:
+		if constexpr (requires { s.ptep_test_and_clear_young(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.young = truth(s.ptep_test_and_clear_young(m, c.index));
+			return r;
+		}
+		break;
+	case call_kind::ptep_clear_flush_young:
+		if constexpr (requires { s.ptep_clear_flush_young(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.young = truth(s.ptep_clear_flush_young(m, c.index));
+			return r;
+		}
+		break;
+	case call_kind::wrprotect_ptes:
+		if constexpr (requires { s.wrprotect_ptes(m, c.index, c.nr); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			s.wrprotect_ptes(m, c.index, c.nr);
+			return r;
+		}
+		break;
+	case call_kind::clear_young_dirty_ptes:
+		if constexpr (requires { s.clear_young_dirty_ptes(m, c.index, c.nr, c.flags); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			s.clear_young_dirty_ptes(m, c.index, c.nr, c.flags);
+			return r;
+		}
+		break;
+	case call_kind::ptep_set_access_flags:
+		if constexpr (requires { s.ptep_set_access_flags(m, c.index, m.lit(0), true); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.changed = truth(s.ptep_set_access_flags(m, c.index, m.lit(c.pte), c.flags != 0));
+			return r;
+		}
+		break;
+	case call_kind::contpte_try_fold:
+		if constexpr (requires { s.contpte_try_fold(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			s.contpte_try_fold(m, c.index);
+			return r;
+		}
+		break;
+	case call_kind::contpte_try_unfold:
+		if constexpr (requires { s.contpte_try_unfold(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			s.contpte_try_unfold(m, c.index);
+			return r;
+		}
+		break;
+	}
+	if (probe) {
+		*probe = false;
+		return r;
+	}
+	throw internal_error(std::string("strategy does not implement ") + std::string(to_string(c.kind)));
+}
+
+// Whether S provides call kind k; decided at compile time, asked at run time.
+template <template <class> class S>
+bool strategy_implements(call_kind k)
+{
+	S<machine> s;
+	machine m(geometry::of(granule::k4), 1);
+	call c;
+	c.kind = k;
+	bool has = false;
+	(void)dispatch(s, m, c, &has);
+	return has;
+}
+
+template <template <class> class S>
+class strategy_model final : public strategy {
+public:
+	strategy_model(std::string name, std::string description, std::string origin)
+		: info_{std::move(name), std::move(description), std::move(origin)}
+	{
+		for (std::size_t k = 0; k < nr_call_kinds; k++)
+			implemented_[k] = strategy_implements<S>(static_cast<call_kind>(k));
+	}
+	const strategy_info& info() const override { return info_; }
+	bool implements(call_kind k) const override { return implemented_[static_cast<std::size_t>(k)]; }
+	call_result invoke(machine& m, const call& c) override
+	{
+		S<machine> s;
+		return dispatch(s, m, c);
+	}
+	call_result invoke(counted_machine& m, const call& c) override
+	{
+		S<counted_machine> s;
+		return dispatch(s, m, c);
+	}
+
+private:
+	strategy_info info_;
+	bool implemented_[nr_call_kinds] = {};
+};
+
+template <template <class> class S>
+std::unique_ptr<strategy> make_strategy(std::string name, std::string description, std::string origin)
+{
+	return std::make_unique<strategy_model<S>>(std::move(name), std::move(description), std::move(origin));
+}
+
+// Static registration for strategies compiled into the ptespec binary.
+struct strategy_registrar {
+	explicit strategy_registrar(std::unique_ptr<strategy> s) { registry::global().add(std::move(s)); }
+};
+
+} // namespace ptespec
+
+#define PTESPEC_STRATEGY_CAT2(a, b) a##b
+#define PTESPEC_STRATEGY_CAT(a, b) PTESPEC_STRATEGY_CAT2(a, b)
+#define PTESPEC_STRATEGY(tmpl, name, description)                                                            \
+	static const ::ptespec::strategy_registrar PTESPEC_STRATEGY_CAT(ptespec_registrar_, __LINE__)(      \
+		::ptespec::make_strategy<tmpl>(name, description, "builtin"))

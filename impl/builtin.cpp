@@ -1,0 +1,1 @@
+// builtin strategies are registered here (issue 3)

@@ -1,0 +1,1 @@
+// plugin loader (issue 3)

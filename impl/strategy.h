@@ -1,0 +1,76 @@
+// A strategy: one implementation of the contpte arch API under test.
+//
+// Strategy source is a class template over the machine M (model/machine.h
+// or the symbolic machine of proofs/), written once:
+//
+//   template <class M>
+//   struct my_strategy : ptespec::mainline_ops<M, my_strategy<M>> {
+//           using W = typename M::word;
+//           W ptep_get(M& m, std::size_t i);      // hides mainline's
+//   };
+//
+// Each API function takes the machine and entry indices; words are M::word,
+// conditions M::boolean, and a branch on a word-derived condition is written
+// `if (m.branch(cond))`.  A strategy need not implement every call; the
+// ones it lacks make the properties that need them `n/a`.
+//
+// This header is the type-erased face the CLI, the properties and plugins
+// use: a `strategy` runs any call on the concrete or instrumented machine.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/call.h"
+#include "model/counted_word.h"
+#include "model/machine.h"
+
+namespace ptespec {
+
+using counted_machine = basic_machine<counted_word>;
+
+struct strategy_info {
+	std::string name;	// stable, what --strategy takes
+	std::string description;	// one line, what `ptespec list` prints
+	std::string origin;	// "builtin", "in-tree", or the plugin's path
+};
+
+class strategy {
+public:
+	virtual ~strategy() = default;
+	virtual const strategy_info& info() const = 0;
+	// Whether the strategy provides this call.
+	virtual bool implements(call_kind k) const = 0;
+	// Runs one call (without begin/end bracketing; see run_call).
+	virtual call_result invoke(machine& m, const call& c) = 0;
+	virtual call_result invoke(counted_machine& m, const call& c) = 0;
+};
+
+// Brackets one call so observers see its beginning and end.
+template <class M>
+call_result run_call(strategy& s, M& m, const call& c)
+{
+	m.begin_call(c);
+	call_result r = s.invoke(m, c);
+	m.end_call(c, r);
+	return r;
+}
+
+// The registry of known strategies: built in, in-tree contributions, and
+// plugins loaded at run time.
+class registry {
+public:
+	static registry& global();
+	void add(std::unique_ptr<strategy> s);	// throws usage_error on a duplicate name
+	strategy* find(std::string_view name) const;
+	strategy& get(std::string_view name) const;	// throws usage_error naming the input
+	std::vector<strategy*> all() const;
+
+private:
+	std::vector<std::unique_ptr<strategy>> list_;
+};
+
+} // namespace ptespec
