@@ -97,7 +97,20 @@ public:
 	bool branch(const boolean& c) { return word_ops<W>::truth(c); }
 	W lit(std::uint64_t v) const { return word_ops<W>::from(v); }
 
+	// The struct-page world behind the table: which pfns form one folio.
+	// A strategy may only fold a run whose pfns lie in one folio.
+	boolean folio_covers(const W& first_pfn, std::size_t nr) const
+	{
+		const std::uint64_t pfn = word_ops<W>::value(first_pfn);
+		const long f = folio_of(folios_, pfn);
+		return f >= 0 && pfn + nr <= folios_[static_cast<std::size_t>(f)].first_pfn +
+							folios_[static_cast<std::size_t>(f)].nr_pages;
+	}
+
 	// --- the harness side ---
+
+	void set_folios(std::vector<folio_extent> folios) { folios_ = std::move(folios); }
+	const std::vector<folio_extent>& folios() const { return folios_; }
 
 	void set_observer(observer* o) { obs_ = o; }
 	void set_hardware(hardware_agent* hw) { hw_ = hw; }
@@ -204,6 +217,7 @@ private:
 	}
 
 	geometry geo_;
+	std::vector<folio_extent> folios_;
 	table_t table_;
 	tlb_shadow tlb_;
 	cost_counters cost_;
