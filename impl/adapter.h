@@ -7,14 +7,33 @@
 // (impl/plugin_api.h).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "impl/strategy.h"
+#include "model/errors.h"
 #include "model/word.h"
 
 namespace ptespec {
+
+// A call must name entries inside the table, and the table must hold whole
+// runs (a kernel page table always does): strategies index a run without
+// bounds checks, as the kernel does.  Bad input, so usage_error.
+inline void check_call_range(const call& c, std::size_t table_size, const geometry& geo)
+{
+	if (table_size % geo.cont_ptes != 0)
+		throw usage_error("table of " + std::to_string(table_size) + " entries: expected a multiple of CONT_PTES (" +
+				  std::to_string(geo.cont_ptes) + ")");
+	const bool ranged = c.kind == call_kind::set_ptes || c.kind == call_kind::get_and_clear_full_ptes ||
+			    c.kind == call_kind::clear_full_ptes || c.kind == call_kind::wrprotect_ptes ||
+			    c.kind == call_kind::clear_young_dirty_ptes;
+	const std::size_t nr = ranged ? c.nr : 1;
+	if (nr == 0 || c.index >= table_size || nr > table_size - c.index)
+		throw usage_error(describe(c) + ": expected nr >= 1 and entries inside a table of " +
+				  std::to_string(table_size));
+}
 
 // Runs call c on strategy instance s over machine m.  Calls the strategy
 // does not provide throw internal_error; callers ask implements() first.
@@ -23,6 +42,8 @@ template <class S, class M>
 call_result dispatch(S& s, M& m, const call& c, bool* probe = nullptr)
 {
 	using W = typename M::word;
+	if (!probe)
+		check_call_range(c, m.size(), m.geo());
 	auto value = [](const W& w) { return word_ops<W>::value(w); };
 	auto truth = [](const typename M::boolean& b) { return static_cast<bool>(word_ops<W>::truth(b)); };
 	call_result r;

@@ -40,7 +40,10 @@ call_semantics semantics_of(const call& c)
 	call_semantics s;
 	switch (c.kind) {
 	case call_kind::set_ptes:
+		// Writing over an entry replaces it: what it recorded belonged to
+		// the old mapping (only adversarial callers map over present ones).
 		s.maps = true;
+		s.consumes_young = s.consumes_dirty = true;
 		break;
 	case call_kind::ptep_get:
 	case call_kind::ptep_get_lockless:

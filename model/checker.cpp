@@ -56,22 +56,30 @@ checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& 
 {
 	tlb_.reset(initial);
 	// Flags present in the initial table are events like those present at
-	// map time.
-	for (std::size_t p = 0; p < n_; p++) {
-		const unsigned f = ref_flags(initial, geo_, p);
+	// map time, with the unit a hardware event landing in the same entry
+	// would have: a flag in a CONT entry is the run's, so a clear that hands
+	// it off discharges it for the run, as it does for a racing event.
+	for (std::size_t k = 0; k < n_; k++) {
+		const std::uint64_t e = initial[k];
+		if (!pte_valid(e))
+			continue;
+		const long folio = folio_of_page(initial, k);
+		const page_set u = unit(initial, k, pte_cont(e), folio);
 		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
-			if (!(f & flag))
+			if (!(own_flags(e) & flag))
 				continue;
 			live_event ev;
 			ev.id = ++sw_ids_;
 			ev.software = true;
 			ev.flag = flag;
-			ev.folio = folio_of_page(initial, p);
-			ev.page = ev.landing = p;
-			ev.pages = page_set(n_);
-			ev.pages.add(p);
-			pend_[p] |= static_cast<std::uint8_t>(req(flag));
-			pend_src_[p][flag - 1] = ev.id;
+			ev.folio = folio;
+			ev.page = ev.landing = k;
+			ev.pages = u;
+			u.for_each([&](std::size_t p) {
+				if (!(pend_[p] & req(flag)))
+					pend_src_[p][flag - 1] = ev.id;
+				pend_[p] |= static_cast<std::uint8_t>(req(flag));
+			});
 			add_live(std::move(ev));
 		}
 	}
@@ -345,10 +353,17 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	}
 
 	// precise, flag half: a reported flag was pending somewhere in the
-	// folio, or arrived while the call ran.
+	// folio, or arrived while the call ran.  A non-present entry has no
+	// folio: any flag read from it is bits of a swap entry.
 	for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
 		if (!(rf & flag))
 			continue;
+		if (!pte_valid(q_[first])) {
+			report(property::precise, first,
+			       fmt::format("{} read non-present #{} ({:#x}) as {}", describe(c), first, q_[first],
+					   flag_name(flag)));
+			break;
+		}
 		const long folio = folio_of_page(q_, first);
 		bool ok = false;
 		for (std::size_t q = 0; q < n_ && !ok; q++)
@@ -458,10 +473,28 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
 			if (!(flags & flag))
 				continue;
-			if (sem.hands_off && (rf & flag) && ce.unit_pre.intersects(range))
-				continue;	// ordered before; reported
-			if (!sem.reports && (consumed & flag) && ce.unit_pre.intersects(reach))
-				continue;	// ordered before; consumed
+			const bool reported = sem.hands_off && (rf & flag) && ce.unit_pre.intersects(range);
+			const bool absorbed = !sem.reports && (consumed & flag) && ce.unit_pre.intersects(reach);
+			if (reported || absorbed) {
+				// Ordered before the call, so treated as if it had landed
+				// just before the call began: discharged, but still owed
+				// to the pages of its unit the call did not cover, exactly
+				// as an event between calls would be after the code above.
+				// Where the call did cover it (or widened to it) it is
+				// optional: it may have landed after the entry's update
+				// and still sit there, so a later report of it is true.
+				const page_set u = unit(t, ce.e.page, ce.cont, ce.folio);
+				u.for_each([&](std::size_t p) {
+					if (range.has(p) || widened.has(p)) {
+						pend_[p] |= static_cast<std::uint8_t>(opt(flag));
+						return;
+					}
+					if (!(pend_[p] & req(flag)))
+						pend_src_[p][flag - 1] = ce.e.id;
+					pend_[p] |= static_cast<std::uint8_t>(req(flag));
+				});
+				continue;
+			}
 			// Ordered after the call: pending where it lands then.
 			live_event ev{ce.e.id, false, flag, ce.folio, ce.e.page, ce.e.landing, ce.step,
 				      unit(t, ce.e.page, ce.cont, ce.folio)};

@@ -11,6 +11,12 @@
 // before or after it.  The checker orders it before when that explains the
 // call's result (the call reported or consumed it), after otherwise; an
 // event ordered after must then still be pending, and visible, afterwards.
+// An event ordered before is what it would be had it landed just before the
+// call began: discharged, yet still owed to the pages of its unit outside
+// the call's reach, and optional (reportable, not owed) inside it.
+//
+// Flags in the initial table are events with the unit of the entry holding
+// them, like a hardware event that had landed there.
 #pragma once
 
 #include <array>

@@ -126,8 +126,11 @@ public:
 		tlb_.reset(table_);
 	}
 
+	// Calls may nest (a locked call running inside a lockless read): each
+	// keeps its own count of scheduling points.
 	void begin_call(const call& c)
 	{
+		saved_gaps_.push_back(gap_);
 		gap_ = 0;
 		depth_++;
 		if (obs_)
@@ -138,6 +141,10 @@ public:
 		if (hw_)
 			hw_->at_gap(*this);	// the gap after the last primitive
 		depth_--;
+		if (!saved_gaps_.empty()) {
+			gap_ = saved_gaps_.back();
+			saved_gaps_.pop_back();
+		}
 		if (obs_)
 			obs_->on_call_end(c, r, table_);
 	}
@@ -179,9 +186,11 @@ private:
 	{
 		if (nr == 0)
 			return;
-		schedule(first);
+		// Refuse a bad range before the scheduling point, like every other
+		// primitive: the hardware must not act for a step that never happens.
 		if (first + nr > table_.size())
 			throw internal_error("machine: TLB flush past the table");
+		schedule(first);
 		if (k == prim_kind::tlbi_page)
 			cost_.tlbi_page++;
 		else if (k == prim_kind::tlbi_range)
@@ -224,6 +233,7 @@ private:
 	observer* obs_ = nullptr;
 	hardware_agent* hw_ = nullptr;
 	std::size_t gap_ = 0;
+	std::vector<std::size_t> saved_gaps_;
 	int depth_ = 0;
 	std::uint64_t hw_ids_ = 0;
 	mutable std::vector<std::size_t> cand_;

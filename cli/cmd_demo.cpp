@@ -1,0 +1,380 @@
+// ptespec demo: one folded run and a neighbour, mapped, used by a seeded
+// random hardware agent, then torn down as exit() does while the agent keeps
+// racing; the online checker judges every call and the transcript shows the
+// table as a ruler around each one.
+
+#include <charconv>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/ruler.h"
+#include "cli/zap.h"
+#include "impl/strategy.h"
+#include "model/checker.h"
+#include "model/errors.h"
+#include "model/hardware.h"
+#include "model/pte.h"
+
+namespace ptespec::cli {
+
+namespace {
+
+struct demo_options {
+	std::string granule = "4k";
+	std::string seed;	// empty: draw one
+	std::string strategy = "mainline";
+	bool primitives = false;
+	bool per_entry = false;
+};
+
+// The agent acts at about one scheduling point in three, a pair of events
+// at most: enough that most seeds race something into the teardown, few
+// enough that the transcript stays readable.
+constexpr double hw_rate = 0.3;
+constexpr std::size_t hw_max_per_gap = 2;
+// Scheduling points between mapping and exit: the program "runs".
+constexpr int warmup_gaps = 12;
+
+std::uint64_t parse_seed(const std::string& text)
+{
+	std::uint64_t v = 0;
+	const char* end = text.data() + text.size();
+	const auto [p, ec] = std::from_chars(text.data(), end, v);
+	if (text.empty() || ec != std::errc() || p != end)
+		throw usage_error(fmt::format("--seed '{}': expected an unsigned 64-bit decimal integer", text));
+	return v;
+}
+
+granule parse_granule_option(const std::string& text)
+{
+	try {
+		return parse_granule(text);
+	} catch (const usage_error&) {
+		throw usage_error(fmt::format("--granule '{}': expected 4k, 16k or 64k", text));
+	}
+}
+
+strategy& find_strategy(const std::string& name)
+{
+	if (strategy* s = registry::global().find(name))
+		return *s;
+	std::string known;
+	for (const strategy* s : registry::global().all())
+		known += fmt::format("{}{}", known.empty() ? "" : ", ", s->info().name);
+	throw usage_error(fmt::format("--strategy '{}': unknown; expected one of: {}", name,
+				      known.empty() ? "(no strategy is registered)" : known));
+}
+
+std::string flags_of(std::uint64_t e)
+{
+	if (pte_none(e))
+		return "none";
+	if (!pte_valid(e))
+		return "non-present";
+	const bool y = pte_young(e), d = pte_dirty(e);
+	std::string s = y && d ? "young+dirty" : d ? "dirty" : y ? "young" : "old+clean";
+	return pte_cont(e) ? s + ", cont" : s;
+}
+
+std::string result_of(const call_result& r)
+{
+	if (r.pte)
+		return fmt::format(" -> {:#018x} ({})", *r.pte, flags_of(*r.pte));
+	if (r.young)
+		return fmt::format(" -> {}", *r.young ? "young" : "old");
+	if (r.changed)
+		return fmt::format(" -> {}", *r.changed ? "changed" : "unchanged");
+	return "";
+}
+
+// Prints the run as it happens.  It sits behind the checker in the observer
+// list, so at each call's end the checker has already judged it and the
+// transcript can flag the call that broke a property.
+class transcript : public observer {
+public:
+	transcript(const geometry& geo, const checker& chk, const table_t& initial, bool primitives)
+		: geo_(geo), chk_(chk), shown_(initial), primitives_(primitives)
+	{
+	}
+
+	void section(std::string_view title)
+	{
+		flush_skips();
+		fmt::print("\n{}\n", title);
+	}
+	void show(std::string_view label, const table_t& t)
+	{
+		flush_skips();
+		fmt::print("{}", table_ruler(label, t, geo_));
+		shown_ = t;
+	}
+
+	void on_call_begin(const call& c, const table_t& t) override
+	{
+		step_++;
+		cur_ = {};
+		cur_.c = c;
+		cur_.before = t;
+		cur_.first_step = step_;
+		made_.insert(c.kind);
+	}
+	void on_primitive(const primitive_step& p, const table_t&) override
+	{
+		step_++;
+		if (!primitives_)
+			return;
+		const std::string range = p.nr > 1 ? fmt::format("#{}-#{}", p.index, p.index + p.nr - 1)
+						   : fmt::format("#{}", p.index);
+		if (p.kind == prim_kind::read)
+			cur_.lines.push_back(fmt::format("      {:<10} {} = {:#018x}", to_string(p.kind), range,
+							 p.old_value));
+		else if (p.kind == prim_kind::tlbi_page || p.kind == prim_kind::tlbi_range ||
+			 p.kind == prim_kind::tlbi_all)
+			cur_.lines.push_back(fmt::format("      {:<10} {}", to_string(p.kind), range));
+		else
+			cur_.lines.push_back(fmt::format("      {:<10} {}: {:#018x} -> {:#018x}", to_string(p.kind),
+							 range, p.old_value, p.new_value));
+	}
+	void on_hw_event(const hw_event& e, const table_t&) override
+	{
+		step_++;
+		const std::string line = fmt::format("hw {:<6} to page #{} recorded in #{}{}", to_string(e.kind),
+						     e.page, e.landing,
+						     e.page == e.landing ? "" : " (another entry of its run)");
+		if (in_call())
+			cur_.lines.push_back("      " + line);
+		else {
+			flush_skips();
+			fmt::print("  {}\n", line);
+		}
+	}
+	void on_call_end(const call& c, const call_result& r, const table_t& t) override
+	{
+		step_++;
+		calls_.push_back({cur_.first_step, step_, fmt::format("[{}] {}", calls_.size() + 1, describe(c))});
+		const bool quiet = cur_.lines.empty() && t == cur_.before && chk_.violations().size() == reported_;
+		if (quiet && c.kind == call_kind::ptep_get && r.pte && pte_none(*r.pte)) {
+			// A walk over empty entries says the same thing each time.
+			if (!skip_)
+				skip_ = {c.index, c.index, calls_.size()};
+			skip_->last = c.index;
+			cur_ = {};
+			return;
+		}
+		flush_skips();
+		if (cur_.before != shown_)
+			fmt::print("{}", table_ruler("  before", cur_.before, geo_));
+		fmt::print("  {}{}\n", calls_.back().text, result_of(r));
+		for (const std::string& l : cur_.lines)
+			fmt::print("{}\n", l);
+		for (; reported_ < chk_.violations().size(); reported_++) {
+			const violation& v = chk_.violations()[reported_];
+			fmt::print("      !! {} fails: {}\n", to_string(v.prop), v.message);
+		}
+		if (t != cur_.before)
+			fmt::print("{}", table_ruler("  after", t, geo_));
+		shown_ = t;
+		cur_ = {};
+	}
+
+	// The call a step of the history belongs to, as the transcript named it.
+	std::string call_at(std::size_t step) const
+	{
+		for (const auto& c : calls_)
+			if (step >= c.first && step <= c.last)
+				return c.text;
+		return "between calls";
+	}
+	bool made(call_kind k) const { return made_.count(k) != 0; }
+
+	void flush_skips()
+	{
+		if (!skip_)
+			return;
+		const std::size_t n = skip_->last - skip_->first + 1;
+		if (n == 1)
+			fmt::print("  [{}] ptep_get(#{}) -> none, nothing to clear\n", skip_->call, skip_->first);
+		else
+			fmt::print("  [{}-{}] ptep_get(#{}) ... ptep_get(#{}) -> none, nothing to clear\n", skip_->call,
+				   skip_->call + n - 1, skip_->first, skip_->last);
+		skip_.reset();
+	}
+
+private:
+	bool in_call() const { return cur_.first_step != 0; }
+
+	struct open_call {
+		call c;
+		table_t before;
+		std::size_t first_step = 0;
+		std::vector<std::string> lines;
+	};
+	struct call_span {
+		std::size_t first = 0, last = 0;
+		std::string text;
+	};
+	struct skipped {
+		std::size_t first = 0, last = 0, call = 0;
+	};
+
+	geometry geo_;
+	const checker& chk_;
+	table_t shown_;	// the table as the last ruler showed it
+	bool primitives_;
+	std::size_t step_ = 0;	// counted as the checker counts
+	open_call cur_;
+	std::vector<call_span> calls_;
+	std::optional<skipped> skip_;
+	std::size_t reported_ = 0;
+	std::set<call_kind> made_;
+};
+
+// Why a property says nothing about this run, if it does not.
+std::optional<std::string> not_exercised(property p, const transcript& tr)
+{
+	switch (p) {
+	case property::batch_or:
+		if (!tr.made(call_kind::get_and_clear_full_ptes))
+			return "no batched get_and_clear_full_ptes was made";
+		break;
+	case property::lockless:
+		return "the demo makes no ptep_get_lockless call";
+	case property::progress:
+		return "the demo makes no ptep_set_access_flags call";
+	default:
+		break;
+	}
+	return std::nullopt;
+}
+
+int run_demo(const demo_options& o)
+{
+	// Every input is checked before the seed line, so bad usage prints
+	// one line and nothing else.
+	const geometry geo = geometry::of(parse_granule_option(o.granule));
+	const std::optional<std::uint64_t> given = o.seed.empty() ? std::nullopt : std::optional(parse_seed(o.seed));
+	strategy& s = find_strategy(o.strategy);
+	if (!s.implements(call_kind::set_ptes))
+		throw usage_error(fmt::format("strategy '{}' does not implement set_ptes, which the demo maps with",
+					      s.info().name));
+	require_zap_calls(s);
+
+	std::random_device rd;
+	const std::uint64_t seed = given ? *given : (std::uint64_t{rd()} << 32) ^ rd();
+	fmt::print("seed {}\n", seed);
+
+	// Folio A fills run 0 exactly, so a strategy that folds can fold it;
+	// folio B follows it in physical memory but is another folio, so the
+	// teardown's batch must stop at A's end.  Both start old and clean,
+	// so every flag in the transcript is the hardware's.
+	const std::size_t n = 2 * geo.cont_ptes;
+	const folio_extent a{8 * geo.cont_ptes, geo.cont_ptes};
+	const folio_extent b{a.first_pfn + a.nr_pages, 4};
+	const std::uint64_t prot = PTE_VALID | PTE_TYPE | PTE_USER | PTE_RDONLY | PTE_SHARED | PTE_NG | PTE_PXN |
+				   PTE_UXN | PTE_WRITE;
+
+	machine m(geo, n);
+	m.set_folios({a, b});
+	checker chk(geo, m.folios(), m.table());
+	transcript tr(geo, chk, m.table(), o.primitives);
+	observer_list watchers;
+	watchers.add(&chk);
+	watchers.add(&tr);
+	m.set_observer(&watchers);
+	random_choices dice(seed, hw_rate);
+	chosen_hardware hw(dice, hw_max_per_gap);
+
+	const strategy_info& si = s.info();
+	const bool from_plugin = si.origin != "builtin" && si.origin != "in-tree";
+	fmt::print("ptespec demo: an exit teardown (full=1) racing the hardware, judged against the spec\n");
+	fmt::print("  strategy  {}: {}{}\n", si.name, si.description,
+		   from_plugin ? fmt::format(" [{}]", si.origin) : "");
+	fmt::print("  granule   {}: CONT_PTES = {}, a table of {} entries\n", to_string(geo.gran), geo.cont_ptes, n);
+	fmt::print("  folio A   pfn {:#x}-{:#x} at #0-#{} (one whole run)\n", a.first_pfn,
+		   a.first_pfn + a.nr_pages - 1, a.nr_pages - 1);
+	fmt::print("  folio B   pfn {:#x}-{:#x} at #{}-#{} (its physical neighbour)\n", b.first_pfn,
+		   b.first_pfn + b.nr_pages - 1, geo.cont_ptes, geo.cont_ptes + b.nr_pages - 1);
+	fmt::print("  hardware  seeded random: an event at {:.0f}% of scheduling points, at most {} at once\n",
+		   hw_rate * 100, hw_max_per_gap);
+	fmt::print("  rerun     ptespec{} demo --granule {} --seed {} --strategy {}{}\n",
+		   from_plugin ? fmt::format(" --plugin {}", si.origin) : "", to_string(geo.gran), seed, si.name,
+		   o.per_entry ? " --per-entry" : "");
+	fmt::print("\nlegend: {}\n", ruler_legend());
+	tr.show("initial", m.table());
+
+	// The fault path runs before anything can touch the pages.
+	tr.section("map: set_ptes of each folio, as the fault path does");
+	call map;
+	map.kind = call_kind::set_ptes;
+	map.index = 0;
+	map.nr = a.nr_pages;
+	map.pte = pfn_pte(a.first_pfn, prot, geo);
+	run_call(s, m, map);
+	map.index = geo.cont_ptes;
+	map.nr = b.nr_pages;
+	map.pte = pfn_pte(b.first_pfn, prot, geo);
+	run_call(s, m, map);
+
+	m.set_hardware(&hw);
+	tr.section("run: the program touches its pages (hardware only)");
+	for (int g = 0; g < warmup_gaps; g++)
+		m.idle();
+	tr.show("  table", m.table());
+
+	tr.section("ledger before exit: events not yet handed off");
+	fmt::print("{}", chk.live_events() ? chk.ledger() : "  (none)\n");
+
+	tr.section(fmt::format("exit: zap walks #0 upwards with full=1, {}, while the hardware keeps going",
+			       o.per_entry ? "entry by entry" : "a folio's entries in one batch"));
+	zap_exit(s, m, 0, n, !o.per_entry);
+	tr.flush_skips();
+	tr.show("  final", m.table());
+
+	tr.section("ledger after exit");
+	fmt::print("{}", chk.live_events() ? chk.ledger() : "  (empty: every event was handed off or consumed)\n");
+
+	tr.section(fmt::format("verdict: strategy {}, granule {}, seed {}", si.name, to_string(geo.gran), seed));
+	bool failed = false;
+	for (property p : all_properties) {
+		if (const violation* v = chk.first(p)) {
+			failed = true;
+			fmt::print("  {:<12} FAILS  in {}, page #{}: {}\n", to_string(p), tr.call_at(v->step), v->page,
+				   v->message);
+		} else if (const auto why = not_exercised(p, tr)) {
+			fmt::print("  {:<12} n/a    {}\n", to_string(p), *why);
+		} else {
+			fmt::print("  {:<12} holds  {}\n", to_string(p), sentence(p));
+		}
+	}
+	fmt::print("{}\n", failed ? "a property failed (exit 1)" : "every exercised property holds (exit 0)");
+	return failed ? exit_failed : exit_ok;
+}
+
+} // namespace
+
+action define_demo(CLI::App& sub)
+{
+	auto o = std::make_shared<demo_options>();
+	sub.add_option("--granule", o->granule, "page size: 4k, 16k or 64k")->type_name("4k|16k|64k")->capture_default_str();
+	sub.add_option("--seed", o->seed, "seed of the hardware agent (printed first; give it back to rerun)")
+		->type_name("S");
+	sub.add_option("--strategy", o->strategy, "the strategy under test (see 'ptespec list')")
+		->type_name("NAME")
+		->capture_default_str();
+	sub.add_flag("--per-entry", o->per_entry,
+		     "tear down entry by entry (ptep_get, then ptep_get_and_clear_full), as zap did before it "
+		     "batched folios: the teardown the seed thread's variants were written for");
+	sub.add_flag("--primitives", o->primitives, "also show every primitive access the strategy makes");
+	return [o] { return run_demo(*o); };
+}
+
+} // namespace ptespec::cli

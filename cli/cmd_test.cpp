@@ -1,0 +1,201 @@
+// ptespec test: every chosen strategy against every property, by
+// randomised stateful testing with racing hardware.  Prints the seed first,
+// a strategies x properties table, the shrunk counterexamples, and
+// "N passed, N failed".
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/selection.h"
+#include "model/errors.h"
+#include "properties/runner.h"
+
+namespace ptespec::cli {
+
+namespace {
+
+struct test_options {
+	selection sel;
+	std::vector<std::string> properties;
+	std::vector<std::string> granules{"4k"};
+	int cases = 100;
+	std::string seed;
+	bool adversarial = false;
+	bool json = false;
+};
+
+nlohmann::json ce_json(const property_result& r)
+{
+	nlohmann::json calls = nlohmann::json::array();
+	for (const ce_call& c : r.ce.calls) {
+		nlohmann::json runs = nlohmann::json::array();
+		for (const auto& [a, z] : c.runs)
+			runs.push_back({{"before", a}, {"after", z}});
+		calls.push_back({{"command", c.command}, {"call", c.call}, {"result", c.result}, {"hw", c.hw},
+				 {"runs", runs}});
+	}
+	return {{"commands", r.ce.commands},
+		{"calls", calls},
+		{"violation",
+		 {{"property", to_string(r.ce.v.prop)}, {"step", r.ce.v.step}, {"page", r.ce.v.page},
+		  {"message", r.ce.v.message}}},
+		{"reproduce", r.ce.reproduce}};
+}
+
+std::vector<property> chosen_properties(const std::vector<std::string>& names)
+{
+	if (names.empty())
+		return {all_properties.begin(), all_properties.end()};
+	std::vector<property> out;
+	for (const std::string& n : names) {
+		const auto p = parse_property(n);
+		if (!p) {
+			std::string known;
+			for (property q : all_properties)
+				known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(q));
+			throw usage_error(fmt::format("--property '{}': expected one of {}", n, known));
+		}
+		out.push_back(*p);
+	}
+	return out;
+}
+
+int run_test(const test_options& t)
+{
+	const std::vector<strategy*> strategies = t.sel.resolve();
+	const std::vector<property> props = chosen_properties(t.properties);
+	std::vector<granule> grans;
+	for (const std::string& g : t.granules) {
+		if (g == "all") {
+			grans = {granule::k4, granule::k16, granule::k64};
+			break;
+		}
+		grans.push_back(parse_granule(g));
+	}
+	if (t.cases < 1 || t.cases > 1000000)
+		throw usage_error(fmt::format("--cases {}: expected a number of cases from 1 to 1000000", t.cases));
+	std::uint64_t seed = 0;
+	if (t.seed.empty()) {
+		seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32);
+	} else {
+		try {
+			std::size_t used = 0;
+			seed = std::stoull(t.seed, &used, 0);
+			if (used != t.seed.size())
+				throw std::invalid_argument("trailing");
+		} catch (const std::exception&) {
+			throw usage_error(fmt::format("--seed '{}': expected an unsigned 64-bit number", t.seed));
+		}
+	}
+
+	if (!t.json) {
+		fmt::print("seed {}\n", seed);
+		if (t.adversarial)
+			fmt::print("adversarial callers: the kernel's calling rules are relaxed\n");
+		std::fflush(stdout);
+	}
+	const bool progress = isatty(STDERR_FILENO);
+	const std::size_t total = strategies.size() * props.size() * grans.size();
+	std::size_t done = 0, passed = 0, failed = 0;
+	std::vector<property_result> results;
+	std::vector<granule> result_gran;
+	const auto t0 = std::chrono::steady_clock::now();
+	for (granule g : grans) {
+		for (strategy* s : strategies) {
+			for (property p : props) {
+				run_options o;
+				o.gran = g;
+				o.seed = seed;
+				o.cases = t.cases;
+				o.adversarial = t.adversarial;
+				if (progress)
+					fmt::print(stderr, "\r[{}/{}] {} {} {}...\033[K", ++done, total, to_string(g),
+						   s->info().name, to_string(p));
+				results.push_back(run_property(*s, p, o));
+				result_gran.push_back(g);
+				passed += results.back().v == verdict::holds;
+				failed += results.back().v == verdict::fails;
+			}
+		}
+	}
+	if (progress)
+		fmt::print(stderr, "\r\033[K");
+	const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+	if (t.json) {
+		nlohmann::json out;
+		out["seed"] = seed;
+		out["granule"] = grans.size() == 1 ? std::string(to_string(grans[0])) : "all";
+		out["adversarial"] = t.adversarial;
+		nlohmann::json list = nlohmann::json::array();
+		for (std::size_t i = 0; i < results.size(); i++) {
+			const property_result& r = results[i];
+			nlohmann::json j{{"strategy", r.strategy},
+					 {"property", to_string(r.prop)},
+					 {"granule", to_string(result_gran[i])},
+					 {"verdict", to_string(r.v)},
+					 {"cases", r.cases},
+					 {"calls", r.calls}};
+			j["counterexample"] = r.v == verdict::fails ? ce_json(r) : nlohmann::json(nullptr);
+			list.push_back(std::move(j));
+		}
+		out["results"] = std::move(list);
+		fmt::print("{}\n", out.dump(2));
+	} else {
+		std::size_t w = 8;
+		for (strategy* s : strategies)
+			w = std::max(w, s->info().name.size());
+		std::size_t i = 0;
+		std::uint64_t calls = 0;
+		for (granule g : grans) {
+			fmt::print("\n{:<{}}", fmt::format("[{}]", to_string(g)), w + 2);
+			for (property p : props)
+				fmt::print(" {:<11}", to_string(p));
+			fmt::print("\n");
+			for (strategy* s : strategies) {
+				fmt::print("{:<{}}", s->info().name, w + 2);
+				for (std::size_t k = 0; k < props.size(); k++, i++) {
+					calls += results[i].calls;
+					fmt::print(" {:<11}", results[i].v == verdict::fails ? "FAILS" : to_string(results[i].v));
+				}
+				(void)s;
+				fmt::print("\n");
+			}
+		}
+		for (std::size_t k = 0; k < results.size(); k++)
+			if (results[k].v == verdict::fails)
+				fmt::print("\n[{}] {}", to_string(result_gran[k]), format_counterexample(results[k]));
+		fmt::print("\n{} cases per pair, {} checked calls in {:.1f} s\n", t.cases, calls, secs);
+		fmt::print("{} passed, {} failed\n", passed, failed);
+	}
+	return failed ? exit_failed : exit_ok;
+}
+
+} // namespace
+
+action define_test(CLI::App& sub)
+{
+	auto t = std::make_shared<test_options>();
+	t->sel.define(sub);
+	sub.add_option("--property", t->properties, "judge only this property (repeatable; default: all)")
+		->type_name("NAME");
+	sub.add_option("--granule", t->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
+	sub.add_option("--cases", t->cases, "RapidCheck cases per strategy and property (default 100)");
+	sub.add_option("--seed", t->seed, "seed to reproduce a run (default: random, printed first)");
+	sub.add_flag("--adversarial", t->adversarial, "relax the kernel's calling rules");
+	sub.add_flag("--json", t->json, "print the results as JSON");
+	return [t] { return run_test(*t); };
+}
+
+} // namespace ptespec::cli

@@ -1,0 +1,153 @@
+// ptespec: parse, load plugins, run one subcommand, and turn the outcome
+// into an exit code.  Nothing below main() prints an error or exits.
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "impl/plugin_api.h"
+#include "model/errors.h"
+
+namespace ptespec::cli {
+
+namespace {
+
+// Adding a subcommand: one cmd_<name>.cpp defining define_<name>(), one
+// line here, one line in cli/CMakeLists.txt.
+const command commands[] = {
+	{"list", "list the strategies ptespec knows (built in, in-tree, plugins)", define_list},
+	{"demo", "race one exit teardown against the hardware and judge it against the spec", define_demo},
+	{"test", "judge strategies against every property with randomised callers and racing hardware", define_test},
+};
+
+std::string command_names()
+{
+	std::string s;
+	for (const command& c : commands)
+		s += fmt::format("{}{}", s.empty() ? "" : ", ", c.name);
+	return s;
+}
+
+std::string one_line(std::string s)
+{
+	for (char& c : s)
+		if (c == '\n' || c == '\r')
+			c = ' ';
+	while (!s.empty() && s.back() == ' ')
+		s.pop_back();
+	return s;
+}
+
+// CLI11 would list the extras in its own words; the user gets the one
+// that is wrong and what was expected instead.
+void reject_extras(const CLI::App& app, const CLI::App* sub)
+{
+	const std::vector<std::string> sub_extra = sub ? sub->remaining() : std::vector<std::string>{};
+	const std::vector<std::string> extra = app.remaining();
+	if (!sub_extra.empty()) {
+		const std::string& x = sub_extra.front();
+		if (x == "--plugin" || x.starts_with("--plugin="))
+			throw usage_error(fmt::format("{}: --plugin goes before the command: ptespec --plugin FILE {} ...",
+						      sub->get_name(), sub->get_name()));
+		if (x.starts_with("-"))
+			throw usage_error(fmt::format("{}: unknown option '{}'; see 'ptespec {} --help'",
+						      sub->get_name(), x, sub->get_name()));
+		throw usage_error(fmt::format("{}: unexpected argument '{}'; see 'ptespec {} --help'",
+					      sub->get_name(), x, sub->get_name()));
+	}
+	if (!extra.empty()) {
+		const std::string& x = extra.front();
+		if (x.starts_with("-"))
+			throw usage_error(fmt::format("unknown option '{}'; see 'ptespec --help'", x));
+		throw usage_error(fmt::format("unknown command '{}'; expected one of: {}", x, command_names()));
+	}
+}
+
+int run(int argc, char** argv)
+{
+	CLI::App app{"ptespec: an executable spec of arm64 contiguous-PTE semantics, the strategies that "
+		     "implement them, and the properties that judge them.",
+		     "ptespec"};
+	app.set_version_flag("--version", "ptespec " PTESPEC_VERSION);
+	app.footer("Exit status: 0 every property held, 1 a property failed, 2 bad usage or input, "
+		   "3 internal error.");
+	std::vector<std::string> plugins;
+	app.add_option("--plugin", plugins,
+		       "load a strategy plugin (a module built with ptespec_add_plugin); repeatable; "
+		       "give it before the command")
+		->type_name("FILE")
+		->expected(1)
+		->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+	// Unknown words are collected, not thrown, so reject_extras() can
+	// name them.
+	app.allow_extras();
+	app.require_subcommand(0, 1);
+
+	std::vector<std::pair<CLI::App*, action>> subs;
+	for (const command& c : commands) {
+		CLI::App* sub = app.add_subcommand(c.name, c.summary);
+		sub->allow_extras();
+		subs.emplace_back(sub, c.define(*sub));
+	}
+
+	try {
+		app.parse(argc, argv);
+	} catch (const CLI::CallForHelp& e) {
+		return app.exit(e);
+	} catch (const CLI::CallForAllHelp& e) {
+		return app.exit(e);
+	} catch (const CLI::CallForVersion& e) {
+		return app.exit(e);
+	} catch (const CLI::ParseError& e) {
+		throw usage_error(one_line(e.what()));
+	}
+
+	const CLI::App* chosen = nullptr;
+	const action* act = nullptr;
+	for (const auto& [sub, a] : subs)
+		if (sub->parsed()) {
+			chosen = sub;
+			act = &a;
+		}
+	reject_extras(app, chosen);
+	if (!act)
+		throw usage_error(fmt::format("no command given; expected one of: {} (see 'ptespec --help')",
+					      command_names()));
+
+	for (const std::string& p : plugins)
+		load_plugin(p);
+	return (*act)();
+}
+
+} // namespace
+
+} // namespace ptespec::cli
+
+int main(int argc, char** argv)
+{
+	using namespace ptespec::cli;
+	// stdout is flushed before each diagnostic so the two never interleave
+	// out of order when both go to one terminal or file.
+	try {
+		const int rc = run(argc, argv);
+		std::fflush(stdout);
+		return rc;
+	} catch (const ptespec::usage_error& e) {
+		std::fflush(stdout);
+		std::fprintf(stderr, "ptespec: %s\n", one_line(e.what()).c_str());
+		return exit_usage;
+	} catch (const ptespec::internal_error& e) {
+		std::fflush(stdout);
+		std::fprintf(stderr, "ptespec: internal error: %s\n", one_line(e.what()).c_str());
+		return exit_internal;
+	} catch (const std::exception& e) {
+		std::fflush(stdout);
+		std::fprintf(stderr, "ptespec: internal error: %s\n", one_line(e.what()).c_str());
+		return exit_internal;
+	}
+}

@@ -1,0 +1,91 @@
+// Strategies loaded at run time: the two sides of the plugin ABI.
+//
+// A plugin is one .cpp holding a strategy class template and
+//
+//   PTESPEC_PLUGIN(my_strategy, "my-strategy", "one line saying what it does")
+//
+// built into a loadable module with ptespec_add_plugin() (cmake/), then
+// `ptespec --plugin ./my_plugin.so list`.
+//
+// The plugin instantiates the strategy over the machine in its own copy of
+// the model headers, and the host hands it the host's machine.  So the two
+// must agree on every type that crosses: `strategy` and `strategy_info`,
+// `call`/`call_result`, `basic_machine` (its layout and inline members),
+// the observer and hardware-agent interfaces, the TLB shadow.
+//
+// Bump rule: PTESPEC_PLUGIN_ABI goes up by one in the commit that changes
+// the layout or the virtual functions of any of those types, or the meaning
+// of a call_kind.  Adding a call_kind at the end, a new strategy or a new
+// property does not bump it.  The layout fingerprint below catches the
+// forgotten bumps it can see (sizes), not all of them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "impl/adapter.h"
+#include "impl/strategy.h"
+
+#define PTESPEC_PLUGIN_ABI 1
+
+namespace ptespec {
+
+// What a plugin's entry point hands back.  Plain data, so it reads the same
+// on both sides whatever else changed.
+struct plugin_descriptor {
+	int abi_version;	// PTESPEC_PLUGIN_ABI the plugin was built against
+	std::uint64_t layout;	// plugin_layout() the plugin was built against
+	const char* name;
+	const char* description;
+	// A new strategy; `origin` is what info().origin will say (the path).
+	strategy* (*factory)(const char* origin);
+};
+
+// Sizes of the types that cross the boundary, folded into one number.
+constexpr std::uint64_t plugin_layout()
+{
+	std::uint64_t h = 0;
+	for (std::uint64_t s : {sizeof(machine), sizeof(counted_machine), sizeof(call), sizeof(call_result),
+				sizeof(strategy_info), sizeof(primitive_step), sizeof(hw_event), sizeof(geometry)})
+		h = h * 1000003u + s;
+	return h;
+}
+
+// Host side: loads the module at `path`, checks its ABI and registers its
+// strategy in `r` with origin = path.  Throws usage_error naming the path
+// when the file cannot be loaded, is not a plugin, speaks another ABI, or
+// brings a name that is already taken.  The module stays loaded for the
+// life of the process: its code backs the registered strategy.
+strategy& load_plugin(const std::string& path, registry& r = registry::global());
+
+} // namespace ptespec
+
+// The symbol ptespec looks for.
+#define PTESPEC_PLUGIN_ENTRY ptespec_plugin_entry
+#define PTESPEC_PLUGIN_ENTRY_NAME "ptespec_plugin_entry"
+
+// Only the test suite builds a plugin that lies about its ABI.
+#ifdef PTESPEC_TEST_PLUGIN_ABI
+#define PTESPEC_PLUGIN_BUILT_ABI PTESPEC_TEST_PLUGIN_ABI
+#else
+#define PTESPEC_PLUGIN_BUILT_ABI PTESPEC_PLUGIN_ABI
+#endif
+
+// The entry point is the one symbol a plugin exports; everything else may
+// stay hidden (ptespec_add_plugin builds with hidden visibility).
+#define PTESPEC_PLUGIN(tmpl, name, description)                                                          \
+	extern "C" __attribute__((visibility("default"))) const ::ptespec::plugin_descriptor*            \
+	PTESPEC_PLUGIN_ENTRY(void)                                                                        \
+	{                                                                                                 \
+		static const ::ptespec::plugin_descriptor d = {                                           \
+			PTESPEC_PLUGIN_BUILT_ABI,                                                          \
+			::ptespec::plugin_layout(),                                                        \
+			name,                                                                              \
+			description,                                                                       \
+			[](const char* origin) -> ::ptespec::strategy* {                                   \
+				return ::ptespec::make_strategy<tmpl>(name, description, origin).release(); \
+			},                                                                                 \
+		};                                                                                         \
+		return &d;                                                                                 \
+	}

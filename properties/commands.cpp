@@ -1,0 +1,407 @@
+#include "properties/commands.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "model/pte.h"
+#include "properties/generators.h"
+
+namespace ptespec {
+
+namespace {
+
+thread_local failure_slot* g_slot = nullptr;
+thread_local std::vector<command_ptr> g_executed;
+
+std::string show_plan(const std::vector<hw_plan_event>& hw)
+{
+	std::string s;
+	for (const auto& e : hw)
+		s += fmt::format("{}hw {} page #{} (call {}, gap {}, landing {})", s.empty() ? "" : "; ",
+				 to_string(e.kind), e.page, e.call, e.gap, e.landing);
+	return s;
+}
+
+bool aligned_edge(const world_layout& w, std::size_t x)
+{
+	const std::size_t c = w.geo.cont_ptes, r = x % c;
+	return r == 0 || r == 1 || r == c - 1;
+}
+
+void tag_range(const world_layout& w, std::size_t first, std::size_t last)
+{
+	const std::size_t c = w.geo.cont_ptes;
+	RC_CLASSIFY(aligned_edge(w, first) || aligned_edge(w, last), "range edge at align-1/align/align+1");
+	RC_CLASSIFY(first % c != 0 || last % c != 0, "range straddles a run");
+}
+
+// --- the callers as commands ---
+
+struct map_folio final : command {
+	std::size_t first = 0, nr = 1;
+	std::uint64_t prot = 0;
+
+	explicit map_folio(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		const std::size_t f = *rc::gen::inRange<std::size_t>(0, w.folios.size());
+		const std::size_t ff = w.folio_first_page(f), fn = w.folios[f].nr_pages;
+		// Whole folio mostly; part of it when a VMA boundary cuts it.
+		const bool whole = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}});
+		first = ff;
+		nr = fn;
+		if (!whole) {
+			first = ff + *rc::gen::inRange<std::size_t>(0, fn);
+			nr = *rc::gen::inRange<std::size_t>(1, ff + fn - first + 1);
+		}
+		prot = *gen::user_prot();
+		hw = *gen::hw_plan(w, 1, first, first + nr);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		// set_ptes with nr > 1 only over entries that are not present.
+		if (!m.adversarial)
+			for (std::size_t p = first; p < first + nr; p++)
+				RC_PRE(m.pages[p] != page_state::present);
+	}
+	void apply(world_model& m) const override
+	{
+		m.set(first, first + nr, page_state::present);
+		for (std::size_t p = first; p < first + nr; p++)
+			m.writable[p] = pte_write(prot);
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, first + nr);
+		h.fault_map(first, nr, prot);
+	}
+	std::string what() const override { return fmt::format("fault: map #{}..#{} prot {:#x}", first, first + nr - 1, prot); }
+};
+
+struct fault_pages final : command {
+	std::size_t first = 0, nr = 1;
+	std::uint64_t prot = 0;
+
+	explicit fault_pages(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		const std::size_t f = *rc::gen::inRange<std::size_t>(0, w.folios.size());
+		const std::size_t ff = w.folio_first_page(f), fn = w.folios[f].nr_pages;
+		first = ff + *rc::gen::inRange<std::size_t>(0, fn);
+		nr = *rc::gen::inRange<std::size_t>(1, ff + fn - first + 1);
+		prot = *gen::user_prot();
+		hw = *gen::hw_plan(w, nr, first, first + nr);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		if (!m.adversarial)
+			for (std::size_t p = first; p < first + nr; p++)
+				RC_PRE(m.pages[p] != page_state::present);
+	}
+	void apply(world_model& m) const override
+	{
+		m.set(first, first + nr, page_state::present);
+		for (std::size_t p = first; p < first + nr; p++)
+			m.writable[p] = pte_write(prot);
+	}
+	void act(const world_model&, harness& h) const override { h.fault_pages(first, nr, prot); }
+	std::string what() const override
+	{
+		return fmt::format("fault page by page: #{}..#{} prot {:#x}", first, first + nr - 1, prot);
+	}
+};
+
+struct zap_range final : command {
+	std::size_t first = 0, last = 0;
+	bool full = false, batched = true, anon = false;
+
+	zap_range(const world_model& m, bool exit)
+	{
+		const world_layout& w = *m.layout;
+		full = exit;
+		if (exit) {
+			// exit tears down every VMA, each in full.  The VMAs span
+			// what was mapped; `last` splits them in two (a split may
+			// cut a run).  The span is taken from the model when the
+			// command runs.
+			first = 0;
+			last = *gen::edge_page(w);
+		} else {
+			std::tie(first, last) = *gen::edge_range(w);
+		}
+		batched = *rc::gen::weightedOneOf<bool>({{2, rc::gen::just(true)}, {1, rc::gen::just(false)}});
+		anon = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}});
+		hw = *gen::hw_plan(w, 2 * (last - first) + 2, first, last);
+	}
+	// The pages exit's VMAs cover: from the first to the last page that is
+	// not none.
+	static std::pair<std::size_t, std::size_t> span(const world_model& m)
+	{
+		std::size_t lo = m.pages.size(), hi = 0;
+		for (std::size_t p = 0; p < m.pages.size(); p++)
+			if (m.pages[p] != page_state::none) {
+				lo = std::min(lo, p);
+				hi = p + 1;
+			}
+		return {lo, hi};
+	}
+	void apply(world_model& m) const override
+	{
+		if (full)
+			m.set(0, m.pages.size(), page_state::none);
+		else
+			m.set(first, last, page_state::none);
+	}
+	void act(const world_model& m, harness& h) const override
+	{
+		if (!full) {
+			tag_range(h.layout(), first, last);
+			h.zap(first, last, false, batched, anon);
+			return;
+		}
+		const auto [lo, hi] = span(m);
+		if (lo >= hi)
+			return;
+		const std::size_t split = std::clamp(last, lo, hi);
+		RC_CLASSIFY(split % h.layout().geo.cont_ptes != 0 && split > lo && split < hi, "exit with a VMA split inside a run");
+		if (lo < split)
+			h.zap(lo, split, true, batched, anon);
+		if (split < hi)
+			h.zap(split, hi, true, batched, anon);
+	}
+	std::string what() const override
+	{
+		if (full)
+			return fmt::format("exit: zap every VMA full=1, split at #{} ({}{})", last,
+					   batched ? "batched" : "per entry", anon ? ", anon: clear_full_ptes" : "");
+		return fmt::format("munmap/DONTNEED: zap #{}..#{} full=0 ({}{})", first, last - 1,
+				   batched ? "batched" : "per entry", anon ? ", anon: clear_full_ptes" : "");
+	}
+};
+
+struct fork_cmd final : command {
+	std::size_t first = 0, last = 0;
+	explicit fork_cmd(const world_model& m)
+	{
+		std::tie(first, last) = *gen::edge_range(*m.layout);
+		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 1, first, last);
+	}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = first; p < last; p++)
+			m.writable[p] = false;
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		h.fork_wrprotect(first, last);
+	}
+	std::string what() const override { return fmt::format("fork: wrprotect #{}..#{}", first, last - 1); }
+};
+
+struct madv_free_cmd final : command {
+	std::size_t first = 0, last = 0;
+	explicit madv_free_cmd(const world_model& m)
+	{
+		std::tie(first, last) = *gen::edge_range(*m.layout);
+		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 1, first, last);
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		h.madv_free(first, last);
+	}
+	std::string what() const override { return fmt::format("MADV_FREE #{}..#{}", first, last - 1); }
+};
+
+struct reclaim_cmd final : command {
+	std::size_t page = 0;
+	bool flush = false;
+	explicit reclaim_cmd(const world_model& m)
+	{
+		page = *gen::edge_page(*m.layout);
+		flush = *rc::gen::arbitrary<bool>();
+		hw = *gen::hw_plan(*m.layout, 1, page, page + 1);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(m.adversarial || m.pages[page] == page_state::present);
+	}
+	void act(const world_model&, harness& h) const override { h.reclaim(page, flush); }
+	std::string what() const override
+	{
+		return fmt::format("reclaim: {}(#{})", flush ? "ptep_clear_flush_young" : "ptep_test_and_clear_young", page);
+	}
+};
+
+struct access_fault_cmd final : command {
+	std::size_t page = 0;
+	bool write = false;
+	explicit access_fault_cmd(const world_model& m)
+	{
+		page = *gen::edge_page(*m.layout);
+		write = *rc::gen::arbitrary<bool>();
+		hw = *gen::hw_plan(*m.layout, 2, page, page + 1);
+	}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(m.pages[page] == page_state::present); }
+	void act(const world_model&, harness& h) const override { h.access_fault(page, write); }
+	std::string what() const override
+	{
+		return fmt::format("{} fault on #{}: ptep_set_access_flags", write ? "write" : "read", page);
+	}
+};
+
+struct swap_out_cmd final : command {
+	std::size_t page = 0;
+	std::uint64_t value = 0;
+	explicit swap_out_cmd(const world_model& m)
+	{
+		page = *gen::edge_page(*m.layout);
+		value = *gen::nonpresent_value();
+		hw = *gen::hw_plan(*m.layout, 1, page, page + 1);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		// Non-present values go only into cleared entries.
+		RC_PRE(m.adversarial || m.pages[page] == page_state::none);
+	}
+	void apply(world_model& m) const override { m.pages[page] = page_state::swap; }
+	void act(const world_model&, harness& h) const override
+	{
+		RC_CLASSIFY(pte_young(value), "non-present value aliases AF");
+		RC_CLASSIFY(pte_cont(value), "non-present value aliases CONT");
+		h.swap_out(page, value);
+	}
+	std::string what() const override { return fmt::format("swap-out: #{} <- {:#x}", page, value); }
+};
+
+struct lockless_cmd final : command {
+	std::size_t page = 0, other = 0, at_gap = 0;
+	int writer = 0;	// 0 none, 1 ptep_get_and_clear(other), 2 wrprotect_ptes(other, 1)
+	explicit lockless_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		page = *gen::edge_page(w);
+		const std::size_t run = w.geo.run_start(page);
+		other = run + *rc::gen::inRange<std::size_t>(0, w.geo.cont_ptes);
+		writer = *rc::gen::inRange(0, 3);
+		at_gap = *rc::gen::inRange<std::size_t>(0, w.geo.cont_ptes + 2);
+		hw = *gen::hw_plan(w, 2, run, run + w.geo.cont_ptes);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(writer == 0 || m.pages[other] == page_state::present);
+	}
+	void apply(world_model& m) const override
+	{
+		if (writer == 1)
+			m.pages[other] = page_state::none;
+		if (writer == 2)
+			m.writable[other] = false;
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		std::optional<call> w;
+		if (writer == 1)
+			w = call{call_kind::ptep_get_and_clear, other, 1, false, 0, 0};
+		if (writer == 2)
+			w = call{call_kind::wrprotect_ptes, other, 1, false, 0, 0};
+		RC_CLASSIFY(writer != 0, "lockless read races a locked call");
+		h.lockless_read(page, w, at_gap);
+	}
+	std::string what() const override
+	{
+		static const char* names[] = {"", ", racing ptep_get_and_clear", ", racing wrprotect_ptes"};
+		return fmt::format("GUP-fast: ptep_get_lockless(#{}){}{}", page, names[writer],
+				   writer ? fmt::format("(#{}) at its gap {}", other, at_gap) : "");
+	}
+};
+
+struct idle_cmd final : command {
+	explicit idle_cmd(const world_model& m)
+	{
+		hw = *gen::hw_plan(*m.layout, 1, 0, m.layout->nr_entries);
+		for (auto& e : hw) {
+			e.call = 1;	// idle() is the command's first "call"
+			e.gap = 0;
+		}
+	}
+	void act(const world_model&, harness& h) const override { h.idle(); }
+	std::string what() const override { return "hardware between calls"; }
+};
+
+template <class C, class... Args>
+rc::Gen<std::shared_ptr<const command_base>> make(Args... args)
+{
+	return rc::gen::exec([=] { return std::shared_ptr<const command_base>(std::make_shared<C>(args...)); });
+}
+
+} // namespace
+
+void command::run(const world_model& s0, harness& h) const
+{
+	g_executed.push_back(shared_from_this());
+	h.begin_command(hw);
+	try {
+		act(s0, h);
+	} catch (const property_failed& f) {
+		h.end_command();
+		if (g_slot) {
+			g_slot->commands = g_executed;
+			g_slot->v = f.v;
+			g_slot->set = true;
+		}
+		RC_FAIL(std::string(to_string(f.v.prop)) + ": " + f.v.message);
+	}
+	h.end_command();
+}
+
+std::string command::describe() const
+{
+	const std::string plan = show_plan(hw);
+	return plan.empty() ? what() : what() + "  [" + plan + "]";
+}
+
+void command::show(std::ostream& os) const { os << describe(); }
+
+void set_failure_slot(failure_slot* slot) { g_slot = slot; }
+void begin_case() { g_executed.clear(); }
+
+rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
+{
+	return rc::gen::weightedOneOf<std::shared_ptr<const command_base>>({
+		{6, make<map_folio>(m)},
+		{3, make<fault_pages>(m)},
+		{3, make<zap_range>(m, true)},
+		{4, make<zap_range>(m, false)},
+		{2, make<fork_cmd>(m)},
+		{2, make<madv_free_cmd>(m)},
+		{2, make<reclaim_cmd>(m)},
+		{2, make<access_fault_cmd>(m)},
+		{2, make<swap_out_cmd>(m)},
+		{2, make<lockless_cmd>(m)},
+		{1, make<idle_cmd>(m)},
+	});
+}
+
+bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out)
+{
+	for (const auto& c : cmds) {
+		h.begin_command(c->plan());
+		try {
+			c->act_public(m, h);
+		} catch (const property_failed& f) {
+			h.end_command();
+			if (out)
+				*out = f.v;
+			return true;
+		}
+		h.end_command();
+		c->apply(m);
+	}
+	return false;
+}
+
+} // namespace ptespec

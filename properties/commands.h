@@ -1,0 +1,61 @@
+// The core-mm callers as RapidCheck commands (BRIEF §6).  Each command is
+// one caller action -- a fault, a zap, a fork, a reclaim pass -- with the
+// hardware events that race it.  apply() keeps the callers' own view of the
+// table (world_model); run() drives the strategy through the harness, whose
+// checker judges every call.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+#include <rapidcheck/state.h>
+
+#include "properties/harness.h"
+#include "properties/world.h"
+
+namespace ptespec {
+
+using command_base = rc::state::Command<world_model, harness>;
+
+class command : public command_base, public std::enable_shared_from_this<command> {
+public:
+	void run(const world_model& s0, harness& h) const final;
+	void show(std::ostream& os) const final;
+	// What a counterexample prints for this command.
+	std::string describe() const;
+	const std::vector<hw_plan_event>& plan() const { return hw; }
+	// Runs the caller action without RapidCheck (replay and printing).
+	void act_public(const world_model& s0, harness& h) const { act(s0, h); }
+
+protected:
+	virtual void act(const world_model& s0, harness& h) const = 0;
+	virtual std::string what() const = 0;
+	std::vector<hw_plan_event> hw;
+};
+
+using command_ptr = std::shared_ptr<const command>;
+
+// The executed commands of the last failing case (the shrunk one, once
+// RapidCheck is done), so the failure can be replayed and printed.
+struct failure_slot {
+	std::vector<command_ptr> commands;
+	violation v;
+	bool set = false;
+};
+
+// Every command for the current model, weighted.
+rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m);
+
+// Runs cmds on h as one case (no RapidCheck), stopping at the first
+// failure of the judged property; returns whether one happened.
+bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out);
+
+// Where command::run files a failure before it fails the case; begin_case()
+// starts the log of executed commands afresh.
+void set_failure_slot(failure_slot* slot);
+void begin_case();
+
+} // namespace ptespec

@@ -1,0 +1,33 @@
+// Generators that lean on the edges (STYLE habit 5): ranges that start or
+// end at align-1 / align / align+1, runs that straddle a range edge,
+// non-present values whose bits alias AF and CONT, hardware events aimed at
+// the calls and gaps of the command they ride on.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "properties/harness.h"
+#include "properties/world.h"
+
+namespace ptespec::gen {
+
+// A page index near a run boundary most of the time.
+rc::Gen<std::size_t> edge_page(const world_layout& w);
+// [first, last) with 0 <= first < last <= nr_entries, edges near alignment.
+rc::Gen<std::pair<std::size_t, std::size_t>> edge_range(const world_layout& w);
+// A user mapping's prot bits: valid page, young mostly, dirty sometimes,
+// writable or not.
+rc::Gen<std::uint64_t> user_prot();
+// A swap entry or marker; about half alias AF (bit 10) and CONT (bit 52).
+rc::Gen<std::uint64_t> nonpresent_value();
+// Hardware events for a command of about `calls` calls touching pages
+// [first, last).
+rc::Gen<std::vector<hw_plan_event>> hw_plan(const world_layout& w, std::size_t calls, std::size_t first,
+					    std::size_t last);
+
+} // namespace ptespec::gen

@@ -1,0 +1,131 @@
+// One strategy on one machine, driven by the core-mm callers of BRIEF §6,
+// with a racing hardware agent and the checker watching every step.
+//
+// The callers keep the kernel's rules unless the world is adversarial:
+// they walk ranges low to high, read each entry with ptep_get before
+// acting on it, batch a folio's consecutive entries, map with nr > 1 only
+// over entries that are not present, and write non-present values only into
+// cleared entries.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "impl/strategy.h"
+#include "model/checker.h"
+#include "model/hardware.h"
+#include "model/machine.h"
+#include "properties/world.h"
+
+namespace ptespec {
+
+// A hardware event planned for the n-th call of a command, before its
+// gap-th primitive (gap = number of primitives done so far in that call;
+// the last gap is after the last primitive, before the call returns).
+struct hw_plan_event {
+	std::size_t call = 0;
+	std::size_t gap = 0;
+	hw_kind kind = hw_kind::access;
+	std::size_t page = 0;
+	std::size_t landing = 0;	// among the candidates, modulo their number
+};
+
+class harness;
+
+class scheduled_hardware : public hardware_agent {
+public:
+	explicit scheduled_hardware(harness& h) : h_(h) {}
+	// A locked call to run inside the next lockless read, at its gap g.
+	void interleave(std::optional<call> writer, std::size_t g)
+	{
+		writer_ = std::move(writer);
+		writer_gap_ = g;
+	}
+	void plan(const std::vector<hw_plan_event>& events)
+	{
+		plan_ = &events;
+		call_ = 0;
+	}
+	void clear() { plan_ = nullptr; }
+	void next_call() { call_++; }
+	std::size_t current_call() const { return call_; }
+	void at_gap(hw_port& port) override;
+
+private:
+	harness& h_;
+	const std::vector<hw_plan_event>* plan_ = nullptr;
+	std::size_t call_ = 0;
+	std::optional<call> writer_;
+	std::size_t writer_gap_ = 0;
+	std::vector<std::size_t> cand_;
+};
+
+// Raised inside a command when the property under judgement fails, so the
+// command stops at the offending call.
+struct property_failed {
+	violation v;
+};
+
+class harness {
+public:
+	// A bare harness runs the same callers with no checker and no hardware:
+	// the baseline the checked run is measured against.
+	harness(strategy& s, const world_layout& w, std::optional<property> judged, history* record = nullptr,
+		bool bare = false);
+
+	machine& mach() { return m_; }
+	const checker& judge() const { return chk_; }
+	const world_layout& layout() const { return w_; }
+	strategy& strat() { return s_; }
+	std::uint64_t calls() const { return calls_; }
+
+	// Brackets one caller action (a command): hardware follows `plan`.
+	void begin_command(const std::vector<hw_plan_event>& plan) { hw_.plan(plan); }
+	void end_command() { hw_.clear(); }
+
+	// --- the callers ---
+	// Page fault: map nr pages from `first` with one set_ptes call (the
+	// kernel maps a folio, or the part of it inside the VMA, at once).
+	void fault_map(std::size_t first, std::size_t nr, std::uint64_t prot);
+	// Faults page by page (nr = 1), the path that folds when it completes a run.
+	void fault_pages(std::size_t first, std::size_t nr, std::uint64_t prot);
+	// zap_pte_range: exit (full) or munmap / MADV_DONTNEED.
+	void zap(std::size_t first, std::size_t last, bool full, bool batched, bool anon);
+	void fork_wrprotect(std::size_t first, std::size_t last);
+	void madv_free(std::size_t first, std::size_t last);
+	void reclaim(std::size_t page, bool flush);
+	void access_fault(std::size_t page, bool write);
+	void swap_out(std::size_t page, std::uint64_t swp);
+	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
+	// running at the reader's gap `at_gap`, so the reader may see the
+	// table before, during and after it.
+	void lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap);
+	void idle();
+
+	// Runs one call through the checker; false when the strategy lacks it.
+	std::optional<call_result> do_call(const call& c);
+
+	// A mapping of page p with the given prot bits.
+	std::uint64_t pte_for(std::size_t p, std::uint64_t prot) const;
+
+private:
+	std::size_t batch_len(std::size_t i, std::size_t last, std::uint64_t first_val, bool writable_only);
+	void judge_now();
+	friend class scheduled_hardware;
+	bool in_lockless_ = false;
+
+	strategy& s_;
+	world_layout w_;
+	machine m_;
+	checker chk_;
+	scheduled_hardware hw_;
+	observer_list obs_;
+	std::unique_ptr<recorder> rec_;
+	std::optional<property> judged_;
+	std::uint64_t calls_ = 0;
+};
+
+} // namespace ptespec

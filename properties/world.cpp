@@ -1,0 +1,63 @@
+#include "properties/world.h"
+
+#include <algorithm>
+
+#include "model/errors.h"
+
+namespace ptespec {
+
+world_layout world_layout::make(granule g)
+{
+	world_layout w;
+	w.geo = geometry::of(g);
+	const std::size_t n = w.geo.cont_ptes;
+	w.nr_entries = 3 * n;
+	w.pfn_base = 0x40000;	// aligned to every folio size used here
+	const std::uint64_t b = w.pfn_base;
+	w.folios.push_back({b, 2 * n});	// A: runs 0 and 1
+	w.folios.push_back({b + 2 * n, n / 2});	// B: half of run 2
+	w.folios.push_back({b + 2 * n + n / 2, n / 4});	// C
+	w.folios.push_back({b + 2 * n + 3 * n / 4, n / 8});	// D
+	w.folios.push_back({b + 2 * n + 7 * n / 8, n / 16});	// E
+	w.folios.push_back({b + 2 * n + 15 * n / 16, n / 16});	// F
+	return w;
+}
+
+std::size_t world_layout::folio_of_page(std::size_t p) const
+{
+	const long f = ptespec::folio_of(folios, pfn_of(p));
+	if (f < 0)
+		throw internal_error("world: page " + std::to_string(p) + " has no folio");
+	return static_cast<std::size_t>(f);
+}
+
+world_model world_model::empty(const world_layout& w, bool adversarial)
+{
+	world_model m;
+	m.layout = &w;
+	m.pages.assign(w.nr_entries, page_state::none);
+	m.writable.assign(w.nr_entries, false);
+	m.adversarial = adversarial;
+	return m;
+}
+
+void world_model::set(std::size_t first, std::size_t last, page_state s)
+{
+	for (std::size_t p = first; p < last && p < pages.size(); p++)
+		pages[p] = s;
+}
+
+bool world_model::all(std::size_t first, std::size_t last, page_state s) const
+{
+	for (std::size_t p = first; p < last; p++)
+		if (p >= pages.size() || pages[p] != s)
+			return false;
+	return true;
+}
+
+std::size_t world_model::count(page_state s) const
+{
+	return static_cast<std::size_t>(std::count(pages.begin(), pages.end(), s));
+}
+
+} // namespace ptespec

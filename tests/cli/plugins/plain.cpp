@@ -1,0 +1,53 @@
+// Test plugins, one source built several ways (tests/cli/CMakeLists.txt):
+//
+//   test-plain         never folds; every call is one plain primitive per
+//                      entry, so it is correct by construction and needs
+//                      nothing from impl/ beyond the plugin API
+//   test-broken-batch  PTESPEC_TEST_BROKEN_BATCH: its batch clears only the
+//                      first entry, so batch-or fails on any batch of two
+//   test-bad-abi       PTESPEC_TEST_PLUGIN_ABI=7: claims another plugin ABI
+//   test-no-map        PTESPEC_TEST_NO_MAP: has no set_ptes
+
+#include <cstddef>
+
+#include "impl/plugin_api.h"
+#include "model/pte.h"
+
+#ifndef PTESPEC_TEST_PLUGIN_NAME
+#define PTESPEC_TEST_PLUGIN_NAME "test-plain"
+#endif
+
+namespace {
+
+template <class M>
+struct plain {
+	using W = typename M::word;
+
+#ifndef PTESPEC_TEST_NO_MAP
+	void set_ptes(M& m, std::size_t i, W pte, std::size_t nr)
+	{
+		for (std::size_t k = 0; k < nr; k++)
+			m.write(i + k, ptespec::pte_advance_pfn(ptespec::pte_mknoncont(pte), k, m.geo()));
+	}
+#endif
+
+	W ptep_get(M& m, std::size_t i) { return m.read(i); }
+
+	W ptep_get_and_clear_full(M& m, std::size_t i, bool) { return m.exchange(i, m.lit(0)); }
+
+	W get_and_clear_full_ptes(M& m, std::size_t i, std::size_t nr, bool full)
+	{
+		W pte = ptep_get_and_clear_full(m, i, full);
+#ifndef PTESPEC_TEST_BROKEN_BATCH
+		for (std::size_t k = 1; k < nr; k++)
+			pte = ptespec::pte_or_flags(pte, ptep_get_and_clear_full(m, i + k, full));
+#else
+		(void)nr;
+#endif
+		return pte;
+	}
+};
+
+} // namespace
+
+PTESPEC_PLUGIN(plain, PTESPEC_TEST_PLUGIN_NAME, "a test plugin: plain primitives, never folds")

@@ -1,0 +1,99 @@
+// Runs the built ptespec program and captures what it says, so a test can
+// assert on the exit code and on each stream separately.
+#pragma once
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace ptespec::cli_test {
+
+struct outcome {
+	int status = -1;	// exit code, or -1 if the program did not exit
+	std::string out, err;
+	std::string show() const { return "exit " + std::to_string(status) + "\nstdout:\n" + out + "stderr:\n" + err; }
+};
+
+inline std::string slurp(const std::string& path)
+{
+	std::ifstream f(path);
+	std::stringstream s;
+	s << f.rdbuf();
+	return s.str();
+}
+
+// `ptespec args...`; stdout and stderr go to files, not pipes, so a chatty
+// program cannot block on a full pipe while we wait for it.
+inline outcome run_ptespec(const std::vector<std::string>& args)
+{
+	char dir_tmpl[] = "/tmp/ptespec-cli-XXXXXX";
+	const char* dir = mkdtemp(dir_tmpl);
+	if (!dir)
+		ADD_FAILURE() << "mkdtemp failed";
+	const std::string out_path = std::string(dir ? dir : "/tmp") + "/out";
+	const std::string err_path = std::string(dir ? dir : "/tmp") + "/err";
+
+	std::vector<std::string> all{PTESPEC_BIN};
+	all.insert(all.end(), args.begin(), args.end());
+	std::vector<char*> argv;
+	for (auto& a : all)
+		argv.push_back(a.data());
+	argv.push_back(nullptr);
+
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	pid_t pid = 0;
+	outcome o;
+	if (posix_spawn(&pid, PTESPEC_BIN, &fa, nullptr, argv.data(), environ) != 0) {
+		ADD_FAILURE() << "cannot start " << PTESPEC_BIN;
+	} else {
+		int ws = 0;
+		waitpid(pid, &ws, 0);
+		o.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+		o.out = slurp(out_path);
+		o.err = slurp(err_path);
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	std::remove(out_path.c_str());
+	std::remove(err_path.c_str());
+	if (dir)
+		rmdir(dir);
+	return o;
+}
+
+// Bad usage: exit 2, nothing on stdout, exactly one line on stderr.
+inline void expect_one_line_usage_error(const outcome& o, const std::string& needle)
+{
+	EXPECT_EQ(o.status, 2) << o.show();
+	EXPECT_EQ(o.out, "") << o.show();
+	ASSERT_FALSE(o.err.empty()) << o.show();
+	EXPECT_EQ(o.err.back(), '\n') << o.show();
+	EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.show();
+	EXPECT_TRUE(o.err.starts_with("ptespec: ")) << o.show();
+	EXPECT_NE(o.err.find(needle), std::string::npos) << "expected '" << needle << "' in\n" << o.show();
+}
+
+inline std::vector<std::string> lines_of(const std::string& s)
+{
+	std::vector<std::string> v;
+	std::stringstream in(s);
+	for (std::string l; std::getline(in, l);)
+		v.push_back(l);
+	return v;
+}
+
+} // namespace ptespec::cli_test

@@ -1,0 +1,102 @@
+// The built-in strategies reach the registry through the OBJECT library,
+// and the adapter rejects calls outside the table.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "impl/adapter.h"
+#include "impl/strategy.h"
+#include "model/errors.h"
+#include "tests/impl/table.h"
+
+namespace ptespec::test {
+namespace {
+
+const std::vector<std::string> builtin_names = {
+	"mainline", "unfold", "gather-writeback", "simple", "robust", "early-return", "clear-block",
+};
+
+TEST(registry, lists_the_seven_builtin_strategies)
+{
+	std::vector<std::string> names;
+	for (strategy* s : registry::global().all())
+		if (s->info().origin == "builtin")
+			names.push_back(s->info().name);
+	EXPECT_EQ(names, builtin_names);
+}
+
+TEST(registry, every_builtin_has_a_one_line_description)
+{
+	for (const std::string& n : builtin_names) {
+		const std::string& d = registry::global().get(n).info().description;
+		EXPECT_FALSE(d.empty()) << n;
+		EXPECT_EQ(d.find('\n'), std::string::npos) << n;
+	}
+}
+
+TEST(registry, unknown_name_is_a_usage_error_that_names_it)
+{
+	try {
+		registry::global().get("no-such-strategy");
+		FAIL() << "expected usage_error";
+	} catch (const usage_error& e) {
+		const std::string msg = e.what();
+		EXPECT_NE(msg.find("'no-such-strategy'"), std::string::npos) << msg;
+		EXPECT_NE(msg.find("mainline"), std::string::npos) << msg;	// and what is known
+	}
+}
+
+TEST(registry, builtins_implement_all_fourteen_calls)
+{
+	for (const std::string& n : builtin_names) {
+		const strategy& s = registry::global().get(n);
+		for (std::size_t k = 0; k < nr_call_kinds; k++)
+			EXPECT_TRUE(s.implements(static_cast<call_kind>(k))) << n << " " << to_string(static_cast<call_kind>(k));
+	}
+}
+
+TEST(dispatch, rejects_a_range_past_the_end_of_the_table)
+{
+	strategy& s = registry::global().get("mainline");
+	machine m = make_machine(1);
+	call c;
+	c.kind = call_kind::clear_full_ptes;
+	c.index = 10;
+	c.nr = 7;
+	EXPECT_THROW(s.invoke(m, c), usage_error);
+	c.nr = 0;
+	EXPECT_THROW(s.invoke(m, c), usage_error);
+	c.kind = call_kind::ptep_get;
+	c.index = 16;
+	EXPECT_THROW(s.invoke(m, c), usage_error);
+	EXPECT_EQ(m.cost().reads + m.cost().atomics, 0u);
+}
+
+TEST(dispatch, rejects_a_table_of_partial_runs)
+{
+	strategy& s = registry::global().get("mainline");
+	machine m(geo4k, 20);
+	call c;
+	c.kind = call_kind::ptep_get;
+	EXPECT_THROW(s.invoke(m, c), usage_error);
+}
+
+TEST(dispatch, runs_a_call_and_returns_its_result)
+{
+	strategy& s = registry::global().get("mainline");
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	mark(m, 15, true, false);
+	call c;
+	c.kind = call_kind::ptep_clear_flush_young;
+	c.index = 3;
+	const call_result r = run_call(s, m, c);
+	ASSERT_TRUE(r.young.has_value());
+	EXPECT_TRUE(*r.young);
+	EXPECT_FALSE(r.pte.has_value());
+}
+
+} // namespace
+} // namespace ptespec::test
