@@ -33,6 +33,7 @@ struct test_options {
 	std::string seed;
 	bool adversarial = false;
 	bool json = false;
+	bool verbose = false;
 };
 
 nlohmann::json ce_json(const property_result& r)
@@ -173,6 +174,15 @@ int run_test(const test_options& t)
 				fmt::print("\n");
 			}
 		}
+		if (t.verbose)
+			for (std::size_t k = 0; k < results.size(); k++) {
+				if (results[k].distribution.empty())
+					continue;
+				fmt::print("\n[{}] {} {}: how the {} cases classify\n", to_string(result_gran[k]),
+					   results[k].strategy, to_string(results[k].prop), results[k].cases);
+				for (const auto& [tag, count] : results[k].distribution)
+					fmt::print("  {:5.1f}%  {}\n", 100.0 * count / std::max(results[k].cases, 1), tag);
+			}
 		for (std::size_t k = 0; k < results.size(); k++)
 			if (results[k].v == verdict::fails)
 				fmt::print("\n[{}] {}", to_string(result_gran[k]), format_counterexample(results[k]));
@@ -195,6 +205,7 @@ action define_test(CLI::App& sub)
 	sub.add_option("--seed", t->seed, "seed to reproduce a run (default: random, printed first)");
 	sub.add_flag("--adversarial", t->adversarial, "relax the kernel's calling rules");
 	sub.add_flag("--json", t->json, "print the results as JSON");
+	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
 	return [t] { return run_test(*t); };
 }
 

@@ -271,8 +271,8 @@ struct mainline_ops : pte_primitives<M, Self> {
 			if (self().contpte_lockless_gather(m, i, orig))
 				return orig;
 		}
-		throw internal_error("ptep_get_lockless(#" + std::to_string(i) + "): the run stayed inconsistent for " +
-				     std::to_string(lockless_retries) + " passes with no writer to finish it");
+		throw strategy_livelock("ptep_get_lockless(#" + std::to_string(i) + "): the run stayed inconsistent for " +
+					std::to_string(lockless_retries) + " passes with no writer to finish it");
 	}
 
 	// One pass of the lockless read; ORs the run's flags into orig.

@@ -10,6 +10,7 @@ namespace ptespec {
 
 namespace {
 
+constexpr std::uint64_t software_id_bit = std::uint64_t{1} << 63;
 constexpr unsigned req(unsigned flag) { return flag; }
 constexpr unsigned opt(unsigned flag) { return flag << 2; }
 
@@ -69,7 +70,7 @@ checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& 
 			if (!(own_flags(e) & flag))
 				continue;
 			live_event ev;
-			ev.id = ++sw_ids_;
+			ev.id = software_id_bit | ++sw_ids_;
 			ev.software = true;
 			ev.flag = flag;
 			ev.folio = folio;
@@ -150,9 +151,11 @@ void checker::add_live(live_event ev)
 	live_.push_back(std::move(ev));
 }
 
-std::string checker::event_name(std::uint64_t id, bool software) const
+std::string checker::event_name(std::uint64_t id, bool) const
 {
-	return software ? fmt::format("m{}", id) : fmt::format("e{}", id);
+	// Map-time and call-set events carry a tag bit, so hardware event e3
+	// and map-time event m3 never print alike.
+	return (id & software_id_bit) ? fmt::format("m{}", id & ~software_id_bit) : fmt::format("e{}", id);
 }
 
 void checker::check_run_shape(const table_t& t, std::size_t i, bool at_boundary)
@@ -205,7 +208,7 @@ void checker::on_call_begin(const call& c, const table_t& t)
 {
 	step_++;
 	if (c.kind == call_kind::ptep_get_lockless) {
-		lockless_.push_back({c, {t[c.index]}});
+		lockless_.push_back({c, {t[c.index]}, static_cast<unsigned>(pend_[c.index] & 3u)});
 		return;
 	}
 	in_call_ = true;
@@ -284,6 +287,21 @@ void checker::on_hw_event(const hw_event& e, const table_t& t)
 	}
 }
 
+void checker::on_call_abandoned(const call& c, const std::string& why)
+{
+	step_++;
+	if (c.kind == call_kind::ptep_get_lockless) {
+		auto it = std::find_if(lockless_.begin(), lockless_.end(),
+				       [&](const lockless_read& l) { return l.c.index == c.index; });
+		if (it != lockless_.end())
+			lockless_.erase(it);
+		report(property::lockless, c.index, fmt::format("{} never returned: {}", describe(c), why));
+		return;
+	}
+	in_call_ = false;
+	report(property::progress, c.index, fmt::format("{} never returned: {}", describe(c), why));
+}
+
 void checker::end_lockless(const call& c, const call_result& r)
 {
 	auto it = std::find_if(lockless_.begin(), lockless_.end(),
@@ -298,6 +316,15 @@ void checker::end_lockless(const call& c, const call_result& r)
 		report(property::lockless, c.index,
 		       fmt::format("ptep_get_lockless(#{}) returned {:#x}, which #{} never held during the call",
 				   c.index, got, c.index));
+	// A torn read across a fold or unfold shows as flags missing: what was
+	// pending for the page before the read and still is after it must be
+	// in the value, as in any single moment of the table.
+	const unsigned owed = it->pending_at_begin & pend_[c.index] & 3u;
+	const unsigned got_flags = pte_valid(got) ? own_flags(got) : 0u;
+	if (ok && (owed & ~got_flags))
+		report(property::lockless, c.index,
+		       fmt::format("ptep_get_lockless(#{}) returned {}, but {} was pending for #{} throughout the call",
+				   c.index, flag_name(got_flags), flag_name(owed & ~got_flags), c.index));
 	lockless_.erase(it);
 }
 
@@ -335,6 +362,12 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 		       fmt::format("{} on non-present #{} ({:#x}) returned {:#x}", describe(c), first, q_[first],
 				   *r.pte));
 
+	// precise, mapping half: a report on a present entry maps what the
+	// entry mapped (its own pfn and attributes, whatever the flags).
+	if (sem.reports && !young_only && pte_valid(q_[first]) && r.pte && !pte_same_mapping(*r.pte, q_[first]))
+		report(property::precise, first,
+		       fmt::format("{} returned {:#x}, but #{} mapped {:#x}", describe(c), *r.pte, first, q_[first]));
+
 	// per-call: everything pending for a reported page when the call began.
 	if (sem.reports) {
 		for (std::size_t p = first; p < last; p++) {
@@ -347,7 +380,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 			report(property::per_call, p,
 			       fmt::format("{} reported {}, but {} (event {}) was pending for #{} when it began",
 					   describe(c), flag_name(rf), flag_name(f),
-					   pend_src_[p][f - 1] ? fmt::format("{}", pend_src_[p][f - 1]) : "?", p));
+					   pend_src_[p][f - 1] ? event_name(pend_src_[p][f - 1], false) : "?", p));
 			break;
 		}
 	}
@@ -438,7 +471,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	// ptep_set_access_flags.
 	auto software_event = [&](std::size_t p, unsigned flag, const page_set& pages) {
 		live_event ev;
-		ev.id = ++sw_ids_;
+		ev.id = software_id_bit | ++sw_ids_;
 		ev.software = true;
 		ev.flag = flag;
 		ev.folio = folio_of_page(t, p);

@@ -52,6 +52,11 @@ public:
 	void on_hw_event(const hw_event& e, const table_t& t) override;
 	void on_call_end(const call& c, const call_result& r, const table_t& t) override;
 
+	// A call that never returned: the strategy livelocked in it.  Judged
+	// as a failure of the property the call answers to (lockless for
+	// ptep_get_lockless, progress otherwise).
+	void on_call_abandoned(const call& c, const std::string& why);
+
 	const std::vector<violation>& violations() const { return violations_; }
 	const violation* first(property p) const;
 	bool failed(property p) const { return first(p) != nullptr; }
@@ -83,6 +88,7 @@ private:
 	struct lockless_read {
 		call c;
 		std::vector<std::uint64_t> seen;
+		unsigned pending_at_begin = 0;	// required flags of the page when it began
 	};
 
 	long folio_key(std::uint64_t pte) const;

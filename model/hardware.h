@@ -34,6 +34,10 @@ public:
 	virtual ~hw_port() = default;
 	virtual std::size_t nr_pages() const = 0;
 	virtual std::size_t gap() const = 0;	// scheduling points since the call began
+	// The entry the next primitive touches; npos at the end of a call or
+	// between calls (the next step is not a primitive).
+	static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+	virtual std::size_t next_index() const { return npos; }
 	virtual void candidates(std::size_t page, hw_kind kind, std::vector<std::size_t>& out) const = 0;
 	// Records the event in `landing` (one of the candidates); false if it
 	// is not a candidate.

@@ -138,6 +138,7 @@ public:
 	}
 	void end_call(const call& c, const call_result& r)
 	{
+		next_ = npos;
 		if (hw_)
 			hw_->at_gap(*this);	// the gap after the last primitive
 		depth_--;
@@ -148,10 +149,21 @@ public:
 		if (obs_)
 			obs_->on_call_end(c, r, table_);
 	}
+	// A call that ended by an exception (the strategy livelocked): the
+	// machine forgets it without telling the observers.
+	void abandon_call()
+	{
+		depth_--;
+		if (!saved_gaps_.empty()) {
+			gap_ = saved_gaps_.back();
+			saved_gaps_.pop_back();
+		}
+	}
 	// Hardware between calls.
 	void idle()
 	{
 		gap_ = 0;
+		next_ = npos;
 		if (hw_)
 			hw_->at_gap(*this);
 	}
@@ -166,6 +178,7 @@ private:
 	void schedule(std::size_t i)
 	{
 		check_index(i);
+		next_ = i;
 		if (hw_)
 			hw_->at_gap(*this);
 		gap_++;
@@ -204,6 +217,7 @@ private:
 	// hw_port
 	std::size_t nr_pages() const override { return table_.size(); }
 	std::size_t gap() const override { return gap_; }
+	std::size_t next_index() const override { return next_; }
 	void candidates(std::size_t page, hw_kind kind, std::vector<std::size_t>& out) const override
 	{
 		hw_candidates(table_, tlb_, geo_, page, kind, out);
@@ -233,6 +247,7 @@ private:
 	observer* obs_ = nullptr;
 	hardware_agent* hw_ = nullptr;
 	std::size_t gap_ = 0;
+	std::size_t next_ = npos;
 	std::vector<std::size_t> saved_gaps_;
 	int depth_ = 0;
 	std::uint64_t hw_ids_ = 0;

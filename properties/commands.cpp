@@ -19,8 +19,8 @@ std::string show_plan(const std::vector<hw_plan_event>& hw)
 {
 	std::string s;
 	for (const auto& e : hw)
-		s += fmt::format("{}hw {} page #{} (call {}, gap {}, landing {})", s.empty() ? "" : "; ",
-				 to_string(e.kind), e.page, e.call, e.gap, e.landing);
+		s += fmt::format("{}hw {} page #{} into #{} (call {}, before its primitive {} on #{})",
+				 s.empty() ? "" : "; ", to_string(e.kind), e.page, e.entry, e.call, e.nth, e.entry);
 	return s;
 }
 
@@ -164,6 +164,7 @@ struct zap_range final : command {
 		const auto [lo, hi] = span(m);
 		if (lo >= hi)
 			return;
+		RC_CLASSIFY(!batched, "exit clears entry by entry");
 		const std::size_t split = std::clamp(last, lo, hi);
 		RC_CLASSIFY(split % h.layout().geo.cont_ptes != 0 && split > lo && split < hi, "exit with a VMA split inside a run");
 		if (lo < split)
@@ -323,10 +324,8 @@ struct idle_cmd final : command {
 	explicit idle_cmd(const world_model& m)
 	{
 		hw = *gen::hw_plan(*m.layout, 1, 0, m.layout->nr_entries);
-		for (auto& e : hw) {
-			e.call = 1;	// idle() is the command's first "call"
-			e.gap = 0;
-		}
+		for (auto& e : hw)
+			e.call = 1;	// idle() is the command's first "call"; its events fire at once
 	}
 	void act(const world_model&, harness& h) const override { h.idle(); }
 	std::string what() const override { return "hardware between calls"; }

@@ -22,10 +22,26 @@ rc::Gen<std::size_t> edge_page(const world_layout& w)
 
 rc::Gen<std::pair<std::size_t, std::size_t>> edge_range(const world_layout& w)
 {
-	const std::size_t n = w.nr_entries;
-	return rc::gen::map(rc::gen::pair(edge_page(w), edge_page(w)), [n](std::pair<std::size_t, std::size_t> p) {
-		std::size_t a = std::min(p.first, p.second), b = std::max(p.first, p.second) + 1;
-		return std::make_pair(a, std::min(b, n));
+	const std::size_t n = w.nr_entries, c = w.geo.cont_ptes;
+	// The end is the next run boundary (+-1) or a short length: both shrink
+	// towards a range of one entry, so counterexamples stay short.
+	auto end_kind = rc::gen::weightedOneOf<std::pair<int, std::size_t>>({
+		{2, rc::gen::map(rc::gen::inRange<std::size_t>(1, c + 2),
+				 [](std::size_t len) { return std::make_pair(0, len); })},
+		{2, rc::gen::map(rc::gen::inRange(0, 3), [](int d) { return std::make_pair(1, static_cast<std::size_t>(d)); })},
+		{1, rc::gen::map(rc::gen::inRange<std::size_t>(1, n + 1),
+				 [](std::size_t len) { return std::make_pair(0, len); })},
+	});
+	return rc::gen::map(rc::gen::pair(edge_page(w), end_kind), [n, c](auto p) {
+		const std::size_t first = p.first;
+		std::size_t last = first + p.second.second;
+		if (p.second.first == 1) {
+			// next run boundary after first, then -1, 0 or +1
+			const std::size_t boundary = first - first % c + c;
+			last = boundary + p.second.second - 1;
+		}
+		last = std::clamp<std::size_t>(last, first + 1, n);
+		return std::make_pair(first, last);
 	});
 }
 
@@ -67,12 +83,25 @@ rc::Gen<std::vector<hw_plan_event>> hw_plan(const world_layout& w, std::size_t c
 					    std::size_t last)
 {
 	const std::size_t c = w.geo.cont_ptes;
-	const std::size_t lo = first - std::min(first, c), hi = std::min(last + c, w.nr_entries);
-	auto one = rc::gen::construct<hw_plan_event>(
-		rc::gen::inRange<std::size_t>(0, std::max<std::size_t>(calls, 1)),
-		rc::gen::weightedOneOf<std::size_t>({{3, rc::gen::inRange<std::size_t>(0, 4)},
-						     {2, rc::gen::inRange<std::size_t>(0, 2 * c + 4)}}),
-		rc::gen::element(hw_kind::access, hw_kind::write), rc::gen::inRange<std::size_t>(lo, std::max(hi, lo + 1)),
+	const std::size_t lo = first - std::min(first, c), hi = std::max(std::min(last + c, w.nr_entries), lo + 1);
+	const std::size_t n = w.nr_entries;
+	// Early calls of a command matter most (the first clear of a run, the
+	// first read after it), later ones still get their share.
+	auto call = rc::gen::weightedOneOf<std::size_t>(
+		{{3, rc::gen::inRange<std::size_t>(1, 5)},
+		 {2, rc::gen::inRange<std::size_t>(1, std::max<std::size_t>(calls, 1) + 1)}});
+	auto one = rc::gen::apply(
+		[c, n](std::size_t call_no, std::size_t entry, std::size_t nth, hw_kind kind, bool own_page,
+		       std::size_t other) {
+			// Usually the access is to the entry's own page; sometimes to
+			// another page of its run, which lands there only while the
+			// run is folded.
+			const std::size_t page = own_page ? entry : std::min(entry - entry % c + other % c, n - 1);
+			return hw_plan_event{call_no, entry, nth, kind, page};
+		},
+		call, rc::gen::inRange<std::size_t>(lo, hi), rc::gen::inRange<std::size_t>(0, 4),
+		rc::gen::element(hw_kind::access, hw_kind::write),
+		rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}}),
 		rc::gen::inRange<std::size_t>(0, c));
 	return rc::gen::weightedOneOf<std::vector<hw_plan_event>>({
 		{2, rc::gen::just(std::vector<hw_plan_event>{})},

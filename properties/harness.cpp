@@ -1,5 +1,6 @@
 #include "properties/harness.h"
 
+#include "model/errors.h"
 #include "model/pte.h"
 
 namespace ptespec {
@@ -11,14 +12,32 @@ void scheduled_hardware::at_gap(hw_port& port)
 		writer_.reset();
 		h_.do_call(w);
 	}
-	if (!plan_)
-		return;
-	for (const hw_plan_event& e : *plan_) {
-		if (e.call != call_ || e.gap != port.gap())
-			continue;
-		port.candidates(e.page % port.nr_pages(), e.kind, cand_);
-		if (!cand_.empty())
-			port.fire(e.kind, e.page % port.nr_pages(), cand_[e.landing % cand_.size()]);
+	const std::size_t next = port.next_index();
+	if (plan_) {
+		for (std::size_t k = 0; k < plan_->size(); k++) {
+			const hw_plan_event& e = (*plan_)[k];
+			if (fired_[k] || e.call != call_)
+				continue;
+			const std::size_t seen = e.entry < touches_.size() ? touches_[e.entry] : 0;
+			if (next != hw_port::npos && !(next == e.entry && seen == e.nth))
+				continue;
+			fired_[k] = true;
+			const std::size_t page = e.page % port.nr_pages();
+			port.candidates(page, e.kind, cand_);
+			if (cand_.empty())
+				continue;
+			std::size_t landing = cand_[e.entry % cand_.size()];
+			for (std::size_t c : cand_)
+				if (c == e.entry)
+					landing = c;
+			port.fire(e.kind, page, landing);
+		}
+	}
+	if (next != hw_port::npos) {
+		if (touches_.size() <= next)
+			touches_.resize(next + 1, 0);
+		if (touches_[next]++ == 0)
+			touched_.push_back(next);
 	}
 }
 
@@ -60,7 +79,15 @@ std::optional<call_result> harness::do_call(const call& c)
 		return std::nullopt;
 	hw_.next_call();
 	calls_++;
-	call_result r = run_call(s_, m_, c);
+	call_result r;
+	try {
+		r = run_call(s_, m_, c);
+	} catch (const strategy_livelock& e) {
+		m_.abandon_call();
+		chk_.on_call_abandoned(c, e.what());
+		judge_now();
+		return std::nullopt;
+	}
 	judge_now();
 	return r;
 }

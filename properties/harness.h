@@ -22,15 +22,20 @@
 
 namespace ptespec {
 
-// A hardware event planned for the n-th call of a command, before its
-// gap-th primitive (gap = number of primitives done so far in that call;
-// the last gap is after the last primitive, before the call returns).
+// A hardware event planned for the `call`-th call of a command: an access
+// or write to `page`, recorded in `entry` (when the architecture lets it
+// land there; otherwise in the candidate entry % their number), just before
+// the `nth` primitive of that call that touches `entry` -- or at the end of
+// the call if it touches `entry` fewer times.  Placing events relative to
+// the primitives on their own entry (not by a global step count) is what
+// makes one-step windows, such as between a read of an entry and a plain
+// write back to it, likely rather than rare.
 struct hw_plan_event {
 	std::size_t call = 0;
-	std::size_t gap = 0;
+	std::size_t entry = 0;
+	std::size_t nth = 0;
 	hw_kind kind = hw_kind::access;
 	std::size_t page = 0;
-	std::size_t landing = 0;	// among the candidates, modulo their number
 };
 
 class harness;
@@ -48,9 +53,16 @@ public:
 	{
 		plan_ = &events;
 		call_ = 0;
+		fired_.assign(events.size(), false);
 	}
 	void clear() { plan_ = nullptr; }
-	void next_call() { call_++; }
+	void next_call()
+	{
+		call_++;
+		for (std::size_t i : touched_)
+			touches_[i] = 0;
+		touched_.clear();
+	}
 	std::size_t current_call() const { return call_; }
 	void at_gap(hw_port& port) override;
 
@@ -60,6 +72,9 @@ private:
 	std::size_t call_ = 0;
 	std::optional<call> writer_;
 	std::size_t writer_gap_ = 0;
+	std::vector<bool> fired_;
+	std::vector<std::uint32_t> touches_;	// per entry, primitives on it so far in this call
+	std::vector<std::size_t> touched_;
 	std::vector<std::size_t> cand_;
 };
 
@@ -81,6 +96,12 @@ public:
 	const world_layout& layout() const { return w_; }
 	strategy& strat() { return s_; }
 	std::uint64_t calls() const { return calls_; }
+
+	// Replaces the planned-events agent with another (an enumerator, a
+	// random agent); nullptr restores the planned one.
+	void set_hardware(hardware_agent* hw) { m_.set_hardware(hw ? hw : &hw_); }
+	// Counts calls for agents that key events on them.
+	std::size_t call_ordinal() const { return hw_.current_call(); }
 
 	// Brackets one caller action (a command): hardware follows `plan`.
 	void begin_command(const std::vector<hw_plan_event>& plan) { hw_.plan(plan); }

@@ -6,6 +6,8 @@
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include <iostream>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -171,6 +173,17 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	if (tr.match(ok)) {
 		res.v = verdict::holds;
 		res.cases = ok.numSuccess;
+		// A case's tags come one per command; count each edge once per
+		// case that met it.
+		std::map<std::string, int> per_tag;
+		for (const auto& [tags, count] : ok.distribution) {
+			const std::set<std::string> once(tags.begin(), tags.end());
+			for (const auto& t : once)
+				per_tag[t] += count;
+			if (once.empty())
+				per_tag["(none of the tagged edges)"] += count;
+		}
+		res.distribution.assign(per_tag.begin(), per_tag.end());
 		return res;
 	}
 	if (!tr.match(bad) || !slot.set) {

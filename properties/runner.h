@@ -22,7 +22,7 @@ struct run_options {
 	granule gran = granule::k4;
 	std::uint64_t seed = 1;
 	int cases = 100;
-	int max_size = 20;	// commands per case grow up to about this
+	int max_size = 40;	// commands per case grow up to about this
 	bool adversarial = false;
 };
 
@@ -50,6 +50,9 @@ struct property_result {
 	int cases = 0;	// cases run (successful ones when it holds)
 	std::uint64_t calls = 0;	// checked calls over all cases
 	counterexample ce;	// when it fails
+	// RapidCheck's classification of the cases (RC_CLASSIFY tags -> count),
+	// to show that the edges are exercised.
+	std::vector<std::pair<std::string, int>> distribution;
 };
 
 // Whether the strategy has the calls the property judges.

@@ -1,0 +1,108 @@
+// Each strategy's exit teardown timed natively: a bare machine (no
+// observer, no hardware, no harness), so the figure is the strategy's own
+// work on a real table and the counters beside it are the cost model's.
+//
+//   BM_exit/<strategy>   map 256 64K folios (untimed), then the exit walk:
+//                        ptep_get each entry the way zap does, clear a
+//                        folded run or a folio's batch with
+//                        get_and_clear_full_ptes, one final flush.
+//
+// reads/writes/atomics/tlbis are per iteration; divide the time by them to
+// relate `ptespec cost` counts to nanoseconds on this host.
+#include <benchmark/benchmark.h>
+
+#include "explore/scenario.h"
+#include "impl/strategy.h"
+#include "model/pte.h"
+
+namespace ptespec {
+
+namespace {
+constexpr std::size_t folios = 256;
+
+call_result invoke(strategy& s, machine& m, call c) { return s.invoke(m, c); }
+
+// zap_pte_range for exit, without the harness: a valid CONT entry stands
+// for the rest of its run (pte_batch_hint); otherwise the batch grows while
+// the next entry maps the next page of the same folio.
+void exit_walk(strategy& s, machine& m)
+{
+	const geometry& g = m.geo();
+	const bool batched = s.implements(call_kind::get_and_clear_full_ptes);
+	for (std::size_t i = 0; i < m.size();) {
+		const std::uint64_t v = *invoke(s, m, {call_kind::ptep_get, i, 1, false, 0, 0}).pte;
+		if (pte_none(v)) {
+			i++;
+			continue;
+		}
+		std::size_t nr = 1;
+		if (batched) {
+			const std::size_t end = g.run_start(i) + g.cont_ptes;	// one folio per run here
+			nr = pte_valid_cont(v) ? end - i : 1;
+			while (i + nr < end) {
+				const std::uint64_t w = *invoke(s, m, {call_kind::ptep_get, i + nr, 1, false, 0, 0}).pte;
+				if (!pte_valid(w))
+					break;
+				nr = pte_valid_cont(w) ? end - i : nr + 1;
+			}
+			invoke(s, m, {call_kind::get_and_clear_full_ptes, i, nr, true, 0, 0});
+		} else {
+			invoke(s, m, {call_kind::ptep_get_and_clear_full, i, 1, true, 0, 0});
+		}
+		i += nr;
+	}
+	m.flush_tlb_range(0, m.size());
+}
+
+} // namespace
+
+void BM_exit(benchmark::State& st, strategy* s)
+{
+	const world_layout w = explore::scenario_layout(geometry::of(granule::k4), folios);
+	cost_counters total;
+	for (auto _ : st) {
+		st.PauseTiming();
+		machine m(w.geo, w.nr_entries);
+		m.set_folios(w.folios);
+		for (const folio_extent& f : w.folios)
+			invoke(*s, m,
+			       {call_kind::set_ptes, static_cast<std::size_t>(f.first_pfn - w.pfn_base),
+				static_cast<std::size_t>(f.nr_pages), false,
+				pfn_pte(f.first_pfn, pte_mkdirty(explore::touched_prot), w.geo), 0});
+		m.cost() = cost_counters{};
+		st.ResumeTiming();
+		exit_walk(*s, m);
+		benchmark::DoNotOptimize(m.table().data());
+		st.PauseTiming();
+		const cost_counters& c = m.cost();
+		total.reads += c.reads;
+		total.writes += c.writes;
+		total.atomics += c.atomics;
+		total.tlbi_range += c.tlbis();
+		st.ResumeTiming();
+	}
+	const auto per = benchmark::Counter::kAvgIterations;
+	st.counters["reads"] = benchmark::Counter(static_cast<double>(total.reads), per);
+	st.counters["writes"] = benchmark::Counter(static_cast<double>(total.writes), per);
+	st.counters["atomics"] = benchmark::Counter(static_cast<double>(total.atomics), per);
+	st.counters["tlbis"] = benchmark::Counter(static_cast<double>(total.tlbi_range), per);
+	st.counters["pages/s"] = benchmark::Counter(static_cast<double>(st.iterations() * w.nr_entries),
+						    benchmark::Counter::kIsRate);
+}
+
+} // namespace ptespec
+
+// Registered from main, not by static initialisation: the strategies
+// register themselves that way too, in an order no TU controls.
+int main(int argc, char** argv)
+{
+	for (ptespec::strategy* s : ptespec::registry::global().all())
+		benchmark::RegisterBenchmark(("BM_exit/" + s->info().name).c_str(), ptespec::BM_exit, s)
+			->Unit(benchmark::kMicrosecond);
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 2;
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return 0;
+}

@@ -1,0 +1,346 @@
+// The machine of the proofs: the same interface as basic_machine
+// (model/machine.h), over Z3 words, so strategy source runs on it unchanged.
+//
+// Indices, loop bounds and the sequence of primitives are concrete; entry
+// values are symbolic.  Where a strategy branches on a word (m.branch), the
+// machine asks a path_oracle, which follows a prefix of decisions and checks
+// each new one for feasibility; the proofs re-run the strategy once per
+// feasible path (proofs/explore.h).
+//
+// The hardware (BRIEF §3), encoded once here, for every strategy:
+//
+//   * Where an event may land depends only on the entry it lands in: an
+//     access lands in a valid entry, a write in a valid writable one (a
+//     page whose own entry is valid and not CONT uses that entry; any valid
+//     CONT entry of a run is a landing for an access to a page of the run,
+//     itself included; a cached CONT translation only ever points at one).
+//     And the checker's unit of an event is decided by the entry it lands in
+//     (its CONT bit and folio).  So an event names its landing entry and,
+//     without loss of generality, its page is that entry.
+//   * An event changes only the entry it lands in, and whether it may land
+//     there depends only on that entry.  So events on entry j that happen
+//     anywhere between two primitives on j (or between the last one and
+//     the end of the call) have exactly the effect, on the table and on the
+//     checker's verdict, of the same events just before the later primitive
+//     (or at the call's last gap).  Two events there collapse into one (the
+//     write subsumes the access).  So one symbolic slot per entry before each
+//     primitive on it, and one per entry at the end of each call, with a
+//     symbolic enable and kind, covers ANY number of events in every gap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "model/call.h"
+#include "model/errors.h"
+#include "model/geometry.h"
+#include "model/history.h"
+#include "model/pte.h"
+#include "model/symbolic_word.h"
+
+namespace ptespec {
+
+inline std::uint64_t ground_value(const z3::expr& w)
+{
+	std::uint64_t v = 0;
+	if (!w.is_numeral() || !w.is_numeral_u64(v))
+		throw internal_error("symbolic word is not ground: " + w.to_string());
+	return v;
+}
+
+inline bool ground_truth(const z3::expr& b)
+{
+	if (b.is_true())
+		return true;
+	if (b.is_false())
+		return false;
+	throw internal_error("symbolic boolean is not ground: " + b.to_string());
+}
+
+// What a call returned, symbolically (call_result over Z3 terms).
+struct sym_call_result {
+	std::optional<z3::expr> pte;
+	std::optional<z3::expr> young;
+	std::optional<z3::expr> changed;
+};
+
+// Decides the strategy's branches on one path: replays `prefix`, then takes
+// the first feasible side of each new decision, noting the other side when
+// it is feasible too.  Feasible means: consistent with the assumptions and
+// the decisions so far (a solver push/pop per new decision).
+class path_oracle {
+public:
+	path_oracle(z3::solver& s, std::vector<bool> prefix) : s_(s), prefix_(std::move(prefix)) {}
+
+	bool decide(const z3::expr& cond)
+	{
+		bool take;
+		if (pos_ < prefix_.size()) {
+			take = prefix_[pos_];
+		} else {
+			const bool yes = feasible(cond);
+			const bool no = feasible(!cond);
+			if (!yes && !no)
+				throw internal_error("path_oracle: a path with no feasible continuation");
+			take = yes;
+			if (yes && no) {
+				std::vector<bool> other(taken_.begin(), taken_.end());
+				other.push_back(false);
+				alternatives_.push_back(std::move(other));
+			}
+		}
+		pos_++;
+		taken_.push_back(take);
+		const z3::expr lit = take ? cond : !cond;
+		pc_.push_back(lit);
+		s_.add(lit);
+		return take;
+	}
+
+	// The decisions this path took, and the prefixes left to explore.
+	const std::vector<bool>& taken() const { return taken_; }
+	const std::vector<std::vector<bool>>& alternatives() const { return alternatives_; }
+	const std::vector<z3::expr>& path_condition() const { return pc_; }
+
+private:
+	bool feasible(const z3::expr& c)
+	{
+		z3::expr_vector a(c.ctx());
+		a.push_back(c);
+		// unknown counts as feasible: exploring too much is safe, too little is not
+		return s_.check(a) != z3::unsat;
+	}
+
+	z3::solver& s_;
+	std::vector<bool> prefix_;
+	std::size_t pos_ = 0;
+	std::vector<bool> taken_;
+	std::vector<std::vector<bool>> alternatives_;
+	std::vector<z3::expr> pc_;
+};
+
+// One symbolic hardware slot: an event on `entry` at the given gap of the
+// given call (gap numbering as basic_machine: primitives done so far in the
+// call).  `fired` is the condition under which the event happened.
+struct sym_event {
+	std::size_t call = 0;
+	std::size_t gap = 0;
+	std::size_t entry = 0;
+	z3::expr on, write, fired, cont;	// cont: the landing entry carried CONT
+};
+
+class symbolic_machine {
+public:
+	using word = z3::expr;
+	using boolean = z3::expr;
+
+	symbolic_machine(z3::context& ctx, geometry geo, std::vector<z3::expr> initial, path_oracle& oracle)
+		: ctx_(ctx), geo_(geo), table_(std::move(initial)), oracle_(oracle)
+	{
+		taken_.assign(table_.size(), ctx_.bv_val(0, 64));
+	}
+
+	const geometry& geo() const { return geo_; }
+	std::size_t size() const { return table_.size(); }
+	z3::context& ctx() const { return ctx_; }
+
+	// --- the primitives ---
+
+	z3::expr read(std::size_t i)
+	{
+		schedule(i);
+		return table_[i];
+	}
+
+	void write(std::size_t i, const z3::expr& v)
+	{
+		schedule(i);
+		store(i, v);
+	}
+
+	z3::expr exchange(std::size_t i, const z3::expr& v)
+	{
+		schedule(i);
+		const z3::expr old = table_[i];
+		store(i, v);
+		return old;
+	}
+
+	template <class F>
+	z3::expr atomic_update(std::size_t i, F&& f)
+	{
+		schedule(i);
+		const z3::expr old = table_[i];
+		store(i, f(old));
+		return old;
+	}
+
+	// A TLB invalidation changes no landing (see the header comment): it
+	// only counts as a scheduling point.
+	void flush_tlb_page(std::size_t i) { flush(i, 1); }
+	void flush_tlb_range(std::size_t first, std::size_t nr) { flush(first, nr); }
+	void flush_tlb_all() { flush(0, table_.size()); }
+
+	bool branch(const z3::expr& c)
+	{
+		const z3::expr s = c.simplify();
+		if (s.is_true())
+			return true;
+		if (s.is_false())
+			return false;
+		return oracle_.decide(s);
+	}
+	z3::expr lit(std::uint64_t v) const { return ctx_.bv_val(v, 64); }
+
+	// Whether [first_pfn, first_pfn + nr) lies inside one declared folio.
+	z3::expr folio_covers(const z3::expr& first_pfn, std::size_t nr) const
+	{
+		z3::expr any = ctx_.bool_val(false);
+		for (const folio_extent& f : folios_) {
+			const z3::expr lo = ctx_.bv_val(f.first_pfn, 64);
+			const z3::expr end = ctx_.bv_val(f.first_pfn + f.nr_pages, 64);
+			any = any || (z3::uge(first_pfn, lo) && z3::ule(first_pfn + ctx_.bv_val(nr, 64), end) &&
+				       z3::ult(first_pfn, first_pfn + ctx_.bv_val(nr, 64)));
+		}
+		return any;
+	}
+
+	// --- the proof side ---
+
+	void set_folios(std::vector<folio_extent> f) { folios_ = std::move(f); }
+	// With hardware off no slot is created (the helper algebra, dry runs).
+	void set_hardware(bool on) { hw_ = on; }
+	const std::vector<z3::expr>& table() const { return table_; }
+	const std::vector<sym_event>& events() const { return events_; }
+	// Per entry: the valid value the current call took out of it (0: none),
+	// as the checker's batch-or judgement counts it.
+	const std::vector<z3::expr>& taken() const { return taken_; }
+	// Entries the current call stored to (isolation looks only at these).
+	const std::vector<std::size_t>& touched() const { return touched_; }
+	std::size_t calls() const { return call_; }
+
+	void begin_call()
+	{
+		gap_ = 0;
+		for (auto& t : taken_)
+			t = ctx_.bv_val(0, 64);
+		touched_.clear();
+	}
+	// The call's last gap: every entry may receive events after the last
+	// primitive on it.
+	void end_call()
+	{
+		for (std::size_t j = 0; j < table_.size(); j++)
+			slot(j);
+		call_++;
+	}
+
+	void check_index(std::size_t i) const
+	{
+		if (i >= table_.size())
+			throw internal_error("symbolic machine: entry " + std::to_string(i) + " outside a table of " +
+					     std::to_string(table_.size()));
+	}
+
+private:
+	void schedule(std::size_t i)
+	{
+		check_index(i);
+		slot(i);
+		gap_++;
+	}
+
+	void flush(std::size_t first, std::size_t nr)
+	{
+		if (nr == 0)
+			return;
+		if (first + nr > table_.size())
+			throw internal_error("symbolic machine: TLB flush past the table");
+		gap_++;
+	}
+
+	void store(std::size_t i, const z3::expr& v)
+	{
+		const z3::expr old = table_[i];
+		table_[i] = v;
+		// The checker's "taken": the last valid value a store made invalid;
+		// a valid store puts it back.
+		taken_[i] = z3::ite(pte_valid(v), ctx_.bv_val(0, 64),
+				    z3::ite(pte_valid(old), old, taken_[i]));
+		bool seen = false;
+		for (std::size_t k : touched_)
+			seen = seen || k == i;
+		if (!seen)
+			touched_.push_back(i);
+	}
+
+	// One event slot on entry j: the hardware rule of BRIEF §3 applied to
+	// the entry as it is now.
+	void slot(std::size_t j)
+	{
+		if (!hw_)
+			return;
+		const z3::expr e = table_[j];
+		std::uint64_t v = 0;
+		if (e.is_numeral() && e.is_numeral_u64(v) && !pte_valid(v))
+			return;	// hardware never updates an invalid entry
+		const std::string name = "hw" + std::to_string(call_) + "." + std::to_string(j) + "." +
+					 std::to_string(seq(j));
+		const z3::expr on = ctx_.bool_const((name + ".on").c_str());
+		const z3::expr wr = ctx_.bool_const((name + ".write").c_str());
+		const z3::expr fired = on && pte_valid(e) && (!wr || pte_write(e));
+		table_[j] = z3::ite(fired, hw_update(e, wr), e);
+		events_.push_back({call_, gap_, j, on, wr, fired, pte_cont(e)});
+	}
+
+	// The update the MMU makes: AF, and for a write through a writable
+	// entry, RDONLY cleared (dirty).
+	static z3::expr hw_update(const z3::expr& e, const z3::expr& write)
+	{
+		const z3::expr y = pte_mkyoung(e);
+		return z3::ite(write && pte_write(y), pte_clear_bits(y, PTE_RDONLY), y);
+	}
+
+	std::size_t seq(std::size_t j)
+	{
+		if (seq_call_ != call_ || seq_.size() != table_.size()) {
+			seq_.assign(table_.size(), 0);
+			seq_call_ = call_;
+		}
+		return seq_[j]++;
+	}
+
+	z3::context& ctx_;
+	geometry geo_;
+	std::vector<z3::expr> table_;
+	std::vector<z3::expr> taken_;
+	std::vector<std::size_t> touched_;
+	std::vector<folio_extent> folios_;
+	path_oracle& oracle_;
+	std::vector<sym_event> events_;
+	std::vector<std::size_t> seq_;
+	std::size_t seq_call_ = ~std::size_t{0};
+	std::size_t call_ = 0;
+	std::size_t gap_ = 0;
+	bool hw_ = true;
+};
+
+// How dispatch (impl/adapter.h) turns a strategy's answer into a result on
+// this machine: the terms themselves, not values.
+template <class M>
+struct dispatch_result;
+
+template <>
+struct dispatch_result<symbolic_machine> {
+	using type = sym_call_result;
+	static z3::expr value(const z3::expr& w) { return w; }
+	static z3::expr truth(const z3::expr& b) { return b; }
+};
+
+} // namespace ptespec

@@ -1,0 +1,102 @@
+// What the tool establishes about each (strategy, property) at 4K, asserted.
+//
+// The failing rows are the negative controls: they show the properties can
+// fail, found by checking (the checker never sees a strategy's name).  The
+// verdicts were established by `ptespec test --all --seed 1 --cases 1000`;
+// README "What the tool found" explains each failure with its
+// counterexample.  If a verdict here changes, the tool's finding changed:
+// re-run that command and update both.
+//
+// Run one: ctest -R 'verdict/simple_per_call'
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "impl/strategy.h"
+#include "properties/runner.h"
+
+namespace ptespec {
+namespace {
+
+struct expected {
+	const char* strategy;
+	property prop;
+	verdict v;
+};
+
+constexpr verdict H = verdict::holds;
+constexpr verdict F = verdict::fails;
+
+// Rows in registry order; columns batch-or, no-loss, per-call, precise,
+// isolation, well-formed, lockless, progress.
+const std::vector<std::pair<const char*, std::array<verdict, nr_properties>>> table = {
+	{"mainline", {H, H, H, H, H, H, H, H}},
+	{"unfold", {H, H, H, H, H, H, H, H}},
+	{"gather-writeback", {H, H, F, H, H, H, H, H}},
+	{"simple", {H, H, F, H, H, H, H, H}},
+	{"robust", {F, H, H, H, H, H, H, H}},
+	{"early-return", {F, H, F, H, H, H, H, H}},
+	{"clear-block", {F, H, H, H, F, H, F, H}},
+	{"nocont", {H, H, H, H, H, H, H, H}},
+};
+
+std::vector<expected> rows()
+{
+	std::vector<expected> out;
+	for (const auto& [name, verdicts] : table)
+		for (std::size_t p = 0; p < nr_properties; p++)
+			out.push_back({name, all_properties[p], verdicts[p]});
+	return out;
+}
+
+class verdict_at_4k : public ::testing::TestWithParam<expected> {};
+
+TEST_P(verdict_at_4k, is_what_the_tool_established)
+{
+	const expected e = GetParam();
+	run_options o;
+	o.seed = 1;
+	o.cases = 1000;
+	const property_result r = run_property(registry::global().get(e.strategy), e.prop, o);
+	ASSERT_EQ(to_string(r.v), to_string(e.v)) << (r.v == verdict::fails ? format_counterexample(r) : "");
+	if (r.v == verdict::holds) {
+		EXPECT_EQ(r.cases, o.cases);
+		return;
+	}
+	// A failure comes shrunk, names the property it broke, and its
+	// reproduce line prints the same counterexample again.
+	EXPECT_EQ(r.ce.v.prop, e.prop);
+	EXPECT_LE(r.ce.calls.size(), 10u) << format_counterexample(r);
+	EXPECT_NE(r.ce.reproduce.find("--seed 1"), std::string::npos);
+	const property_result again = run_property(registry::global().get(e.strategy), e.prop, o);
+	EXPECT_EQ(format_counterexample(again), format_counterexample(r));
+}
+
+std::string row_name(const ::testing::TestParamInfo<expected>& info)
+{
+	std::string s = std::string(info.param.strategy) + "_" + std::string(to_string(info.param.prop));
+	for (char& c : s)
+		if (c == '-')
+			c = '_';
+	return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(verdict, verdict_at_4k, ::testing::ValuesIn(rows()), row_name);
+
+// Every registered strategy has a row: a new strategy gets its verdicts
+// recorded here, not silently skipped.
+TEST(verdict_table, covers_every_registered_strategy)
+{
+	for (strategy* s : registry::global().all()) {
+		if (s->info().origin != "builtin")
+			continue;
+		bool found = false;
+		for (const auto& [name, v] : table)
+			found = found || s->info().name == name;
+		EXPECT_TRUE(found) << s->info().name << " has no row in the verdict table";
+	}
+}
+
+} // namespace
+} // namespace ptespec
