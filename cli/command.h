@@ -31,5 +31,10 @@ struct command {
 action define_list(CLI::App& sub);
 action define_demo(CLI::App& sub);
 action define_test(CLI::App& sub);
+action define_prove(CLI::App& sub);
+action define_check(CLI::App& sub);
+action define_explore(CLI::App& sub);
+action define_cost(CLI::App& sub);
+action define_report(CLI::App& sub);
 
 } // namespace ptespec::cli

@@ -17,12 +17,17 @@ namespace ptespec::cli {
 
 namespace {
 
-// Adding a subcommand: one cmd_<name>.cpp defining define_<name>(), one
-// line here, one line in cli/CMakeLists.txt.
+// Adding a subcommand: one cmd_<name>.cpp defining define_<name>(), its
+// declaration in command.h, one line here, one line in cli/CMakeLists.txt.
 const command commands[] = {
 	{"list", "list the strategies ptespec knows (built in, in-tree, plugins)", define_list},
 	{"demo", "race one exit teardown against the hardware and judge it against the spec", define_demo},
 	{"test", "judge strategies against every property with randomised callers and racing hardware", define_test},
+	{"prove", "prove the obligations with Z3 on the strategy source itself; replay refutations", define_prove},
+	{"check", "run test and prove and print one verdict per strategy and property", define_check},
+	{"explore", "run a scenario under every placement of up to K hardware events (exhaustive)", define_explore},
+	{"cost", "count each strategy's primitives and TLB invalidations for a workload, over a baseline", define_cost},
+	{"report", "write a markdown report: verdicts, proofs, the cost table and its chart", define_report},
 };
 
 std::string command_names()
@@ -74,8 +79,8 @@ int run(int argc, char** argv)
 		     "implement them, and the properties that judge them.",
 		     "ptespec"};
 	app.set_version_flag("--version", "ptespec " PTESPEC_VERSION);
-	app.footer("Exit status: 0 every property held, 1 a property failed, 2 bad usage or input, "
-		   "3 internal error.");
+	app.footer("Exit status: 0 everything held, 1 a property failed or a proof was refuted, "
+		   "2 bad usage or input, 3 internal error.");
 	std::vector<std::string> plugins;
 	app.add_option("--plugin", plugins,
 		       "load a strategy plugin (a module built with ptespec_add_plugin); repeatable; "

@@ -14,6 +14,7 @@
 
 #include "impl/strategy.h"
 #include "model/errors.h"
+#include "model/symbolic_machine.h"
 #include "model/word.h"
 
 namespace ptespec {
@@ -35,18 +36,28 @@ inline void check_call_range(const call& c, std::size_t table_size, const geomet
 				  std::to_string(table_size));
 }
 
+// What dispatch hands back on machine M: values and truths for concrete
+// words; the symbolic machine specialises it to keep the terms.
+template <class M>
+struct dispatch_result {
+	using W = typename M::word;
+	using type = call_result;
+	static std::uint64_t value(const W& w) { return word_ops<W>::value(w); }
+	static bool truth(const typename M::boolean& b) { return static_cast<bool>(word_ops<W>::truth(b)); }
+};
+
 // Runs call c on strategy instance s over machine m.  Calls the strategy
 // does not provide throw internal_error; callers ask implements() first.
 // With `probe` set, nothing runs: *probe says whether the call exists.
 template <class S, class M>
-call_result dispatch(S& s, M& m, const call& c, bool* probe = nullptr)
+typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* probe = nullptr)
 {
 	using W = typename M::word;
 	if (!probe)
 		check_call_range(c, m.size(), m.geo());
-	auto value = [](const W& w) { return word_ops<W>::value(w); };
-	auto truth = [](const typename M::boolean& b) { return static_cast<bool>(word_ops<W>::truth(b)); };
-	call_result r;
+	auto value = [](const W& w) { return dispatch_result<M>::value(w); };
+	auto truth = [](const typename M::boolean& b) { return dispatch_result<M>::truth(b); };
+	typename dispatch_result<M>::type r;
 	switch (c.kind) {
 	case call_kind::set_ptes:
 		if constexpr (requires { s.set_ptes(m, c.index, m.lit(0), c.nr); }) {
@@ -228,6 +239,11 @@ public:
 	call_result invoke(counted_machine& m, const call& c) override
 	{
 		S<counted_machine> s;
+		return dispatch(s, m, c);
+	}
+	sym_call_result invoke(symbolic_machine& m, const call& c) override
+	{
+		S<symbolic_machine> s;
 		return dispatch(s, m, c);
 	}
 

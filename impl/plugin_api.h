@@ -11,7 +11,8 @@
 // the model headers, and the host hands it the host's machine.  So the two
 // must agree on every type that crosses: `strategy` and `strategy_info`,
 // `call`/`call_result`, `basic_machine` (its layout and inline members),
-// the observer and hardware-agent interfaces, the TLB shadow.
+// the symbolic machine and `sym_call_result` of the proofs, the observer and
+// hardware-agent interfaces, the TLB shadow.
 //
 // Bump rule: PTESPEC_PLUGIN_ABI goes up by one in the commit that changes
 // the layout or the virtual functions of any of those types, or the meaning
@@ -26,6 +27,7 @@
 
 #include "impl/adapter.h"
 #include "impl/strategy.h"
+#include "model/symbolic_machine.h"
 
 #define PTESPEC_PLUGIN_ABI 1
 
@@ -46,8 +48,9 @@ struct plugin_descriptor {
 constexpr std::uint64_t plugin_layout()
 {
 	std::uint64_t h = 0;
-	for (std::uint64_t s : {sizeof(machine), sizeof(counted_machine), sizeof(call), sizeof(call_result),
-				sizeof(strategy_info), sizeof(primitive_step), sizeof(hw_event), sizeof(geometry)})
+	for (std::uint64_t s : {sizeof(machine), sizeof(counted_machine), sizeof(symbolic_machine), sizeof(call),
+				sizeof(call_result), sizeof(sym_call_result), sizeof(strategy_info), sizeof(primitive_step),
+				sizeof(hw_event), sizeof(geometry)})
 		h = h * 1000003u + s;
 	return h;
 }

@@ -31,6 +31,9 @@
 namespace ptespec {
 
 using counted_machine = basic_machine<counted_word>;
+// The proofs' machine over Z3 words (model/symbolic_machine.h).
+class symbolic_machine;
+struct sym_call_result;
 
 struct strategy_info {
 	std::string name;	// stable, what --strategy takes
@@ -47,6 +50,8 @@ public:
 	// Runs one call (without begin/end bracketing; see run_call).
 	virtual call_result invoke(machine& m, const call& c) = 0;
 	virtual call_result invoke(counted_machine& m, const call& c) = 0;
+	// The same source on symbolic words: what `ptespec prove` runs.
+	virtual sym_call_result invoke(symbolic_machine& m, const call& c) = 0;
 };
 
 // Brackets one call so observers see its beginning and end.

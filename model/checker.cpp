@@ -11,6 +11,7 @@ namespace ptespec {
 namespace {
 
 constexpr std::uint64_t software_id_bit = std::uint64_t{1} << 63;
+constexpr std::size_t unchecked = static_cast<std::size_t>(-1);
 constexpr unsigned req(unsigned flag) { return flag; }
 constexpr unsigned opt(unsigned flag) { return flag << 2; }
 
@@ -248,7 +249,11 @@ void checker::on_primitive(const primitive_step& p, const table_t& t)
 					   "(the TLB may still hold {:#x})",
 					   p.index, tlb_.cached(p.index)));
 		tlb_.store(p.index, p.new_value);
-		check_run_shape(t, p.index, false);
+		// Taking an entry out never misprograms a run (each entry is
+		// then invalid or as it was), so only stores of valid values
+		// need the run judged -- and only until the first misprogramming.
+		if (pte_valid(p.new_value) && !seen_[static_cast<std::size_t>(property::well_formed)])
+			check_run_shape(t, p.index, false);
 		break;
 	}
 	}
@@ -398,7 +403,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 			break;
 		}
 		const long folio = folio_of_page(q_, first);
-		bool ok = false;
+		bool ok = (pend_[first] & (req(flag) | opt(flag))) != 0;	// the common case: its own page
 		for (std::size_t q = 0; q < n_ && !ok; q++)
 			ok = (pend_[q] & (req(flag) | opt(flag))) && folio_of_page(q_, q) == folio;
 		for (const auto& ce : call_events_)
@@ -448,8 +453,10 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 						   return true;	// handed off to the caller
 					   if (!sem.reports && (consumed & l.flag) && l.pages.intersects(reach))
 						   return true;	// consumed
-					   if ((consumed & l.flag) || sem.unmaps || sem.maps)
+					   if ((consumed & l.flag) || sem.unmaps || sem.maps) {
 						   l.pages.subtract(range);	// gone from these pages only
+						   l.step_checked = unchecked;	// its visibility must be judged anew
+					   }
 					   if (!l.pages.empty())
 						   return false;
 					   lost.push_back(l);	// no page holds it any more
@@ -556,8 +563,10 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 		for (std::size_t k = run; k < run + geo_.cont_ptes; k++)
 			pend_[k] |= u;
 		for (auto& l : live_)
-			if (l.pages.intersects(all))
+			if (l.pages.intersects(all)) {
 				l.pages.unite(all);
+				l.step_checked = unchecked;
+			}
 	}
 
 	// isolation: what the call touched outside its range keeps its mapping.
@@ -574,8 +583,15 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	}
 
 	// well-formed at the boundary: CONT runs agree on write permission too.
-	for (std::size_t k : touched_)
-		check_run_shape(t, k, true);
+	{
+		std::size_t last_run = static_cast<std::size_t>(-1);
+		for (std::size_t k : touched_) {
+			const std::size_t r = geo_.run_start(k);
+			if (r != last_run && !seen_[static_cast<std::size_t>(property::well_formed)])
+				check_run_shape(t, k, true);
+			last_run = r;
+		}
+	}
 
 	// progress: the named entry itself grants what was asked.
 	if (c.kind == call_kind::ptep_set_access_flags) {
@@ -594,11 +610,34 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 		report(property::no_loss, l.page,
 		       fmt::format("{} (on page #{}, recorded in #{}) was lost by {}: no page still holds it",
 				   event_name(l.id, l.software) + " " + flag_name(l.flag), l.page, l.landing, describe(c)));
+	// ref_flags per page, with each folded run's OR computed once.
+	run_or_.assign(n_ / geo_.cont_ptes + 1, -1);
+	auto ref_of = [&](std::size_t p) -> unsigned {
+		const std::uint64_t e = t[p];
+		if (!pte_valid(e) || !pte_cont(e))
+			return pte_valid(e) ? own_flags(e) : 0u;
+		int& cached = run_or_[p / geo_.cont_ptes];
+		if (cached < 0)
+			cached = static_cast<int>(ref_flags(t, geo_, p));
+		return static_cast<unsigned>(cached);
+	};
+	// Hardware only adds flags, so an event can only have vanished from a
+	// run the call wrote to; events new in this call are checked anyway.
+	page_set written(n_);
+	for (std::size_t k : touched_) {
+		const std::size_t r = geo_.run_start(k);
+		for (std::size_t j = r; j < r + geo_.cont_ptes && j < n_; j++)
+			written.add(j);
+	}
 	live_.erase(std::remove_if(live_.begin(), live_.end(),
-				   [&](const live_event& l) {
+				   [&](live_event& l) {
+					   const bool fresh = l.step_checked == unchecked;
+					   l.step_checked = step_;
+					   if (!fresh && !l.pages.intersects(written))
+						   return false;
 					   bool visible = false;
 					   l.pages.for_each([&](std::size_t p) {
-						   visible = visible || (ref_flags(t, geo_, p) & l.flag);
+						   visible = visible || (ref_of(p) & l.flag);
 					   });
 					   if (!visible)
 						   report(property::no_loss, l.page,

@@ -77,6 +77,9 @@ private:
 		long folio = 0;
 		std::size_t page = 0, landing = 0, step = 0;
 		page_set pages;	// pages it is pending for
+		// The call end that last judged it visible; reset whenever its pages
+		// change, so it is judged again.
+		std::size_t step_checked = static_cast<std::size_t>(-1);
 	};
 	struct call_event {
 		hw_event e;
@@ -117,6 +120,7 @@ private:
 	std::vector<std::size_t> touched_;
 	std::vector<std::uint8_t> touched_mark_;
 	std::vector<lockless_read> lockless_;
+	std::vector<int> run_or_;	// per run, the folded OR at a call end (-1: not yet)
 
 	std::vector<violation> violations_;
 	std::array<bool, nr_properties> seen_{};

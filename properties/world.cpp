@@ -36,7 +36,7 @@ world_model world_model::empty(const world_layout& w, bool adversarial)
 	world_model m;
 	m.layout = &w;
 	m.pages.assign(w.nr_entries, page_state::none);
-	m.writable.assign(w.nr_entries, false);
+	m.writable.assign(w.nr_entries, 0);
 	m.adversarial = adversarial;
 	return m;
 }

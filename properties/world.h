@@ -41,7 +41,7 @@ enum class page_state : std::uint8_t { none, present, swap };
 struct world_model {
 	const world_layout* layout = nullptr;
 	std::vector<page_state> pages;
-	std::vector<bool> writable;	// per page, for present pages
+	std::vector<std::uint8_t> writable;	// per page, for present pages (bytes: cheap to copy)
 	bool adversarial = false;	// callers may break the kernel's rules
 
 	std::size_t count(page_state s) const;

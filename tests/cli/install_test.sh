@@ -22,24 +22,27 @@ done
 	-DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_COMPILER="$cxx"
 "$cmake_bin" --build "$work/build"
 
-plugin=$work/build/no_cont.so
+plugin=$work/build/gather_all.so
 [[ -f $plugin ]] || { echo "FAIL: the example built no $plugin"; exit 1; }
 
 listing=$("$work/prefix/bin/ptespec" --plugin "$plugin" list)
 echo "$listing"
-grep -q "^no-cont " <<<"$listing" || { echo "FAIL: no-cont is not listed"; exit 1; }
+grep -q "^gather-all " <<<"$listing" || { echo "FAIL: gather-all is not listed"; exit 1; }
 
-# The plugin's strategy really runs: never folds, and the spec holds.
+# The plugin's strategy really runs: the spec holds, the run folds (its
+# mapping is mainline's), and ptep_get on the folded run reads the entry
+# and then all CONT_PTES entries of the run.
 rc=0
-"$work/prefix/bin/ptespec" --plugin "$plugin" demo --strategy no-cont --seed 1 >"$work/demo.txt" || rc=$?
-if ((rc != 0)); then
+"$work/prefix/bin/ptespec" --plugin "$plugin" demo --strategy gather-all --seed 1 --primitives \
+	>"$work/demo.txt" || rc=$?
+fail() {
 	cat "$work/demo.txt"
-	echo "FAIL: demo of no-cont exited $rc"
-	exit 1
-fi
-grep -q "|oooooooooooooooo|oooo............|" "$work/demo.txt" || {
-	cat "$work/demo.txt"
-	echo "FAIL: no-cont mapped folio A with CONT"
+	echo "FAIL: $*"
 	exit 1
 }
-echo "PASS: installed, built out of tree, loaded and ran no-cont"
+((rc == 0)) || fail "demo of gather-all exited $rc"
+grep -q "|OOOOOOOOOOOOOOOO|oooo............|" "$work/demo.txt" || fail "gather-all did not fold folio A"
+reads=$(awk '/\[3\] ptep_get\(#0\)/ { on = 1; next } /\[4\]/ { on = 0 } on && $1 == "read" { n++ } END { print n + 0 }' \
+	"$work/demo.txt")
+((reads == 17)) || fail "ptep_get(#0) made $reads reads, expected 1 + 16"
+echo "PASS: installed, built out of tree, loaded and ran gather-all"

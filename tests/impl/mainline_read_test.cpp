@@ -95,7 +95,7 @@ TEST(mainline_ptep_get_lockless, gives_up_on_a_run_that_stays_inconsistent)
 	fold(m, 0, 0x100);
 	for (std::size_t i = 0; i < 8; i++)
 		m.poke(i, 0);
-	EXPECT_THROW(s.ptep_get_lockless(m, 12), internal_error);
+	EXPECT_THROW(s.ptep_get_lockless(m, 12), strategy_livelock);
 	EXPECT_EQ(m.cost().reads, 1u + 2u * decltype(s)::lockless_retries);
 }
 
@@ -105,7 +105,7 @@ TEST(mainline_ptep_get_lockless, rejects_a_run_with_a_foreign_pfn)
 	machine m = make_machine(1);
 	fold(m, 0, 0x100);
 	m.poke(4, cont(page(0x1ff)));
-	EXPECT_THROW(s.ptep_get_lockless(m, 0), internal_error);
+	EXPECT_THROW(s.ptep_get_lockless(m, 0), strategy_livelock);
 }
 
 } // namespace

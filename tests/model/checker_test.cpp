@@ -835,6 +835,48 @@ TEST(checker_lockless, a_value_with_permissions_never_held_fires)
 	expect_violation(ck, property::lockless, 3);
 }
 
+// |C . . . D . . . ...|  dirty pending for the whole run before GUP-fast
+// reads #3 while run 0 is unfolded under it: a reader that ORs only the
+// entries it sees after the unfold cleared them misses the dirty.
+TEST(checker_lockless, a_torn_read_missing_a_pending_flag_fires)
+{
+	hist h(table({0}));
+	h.hw_write(5, 5);
+	h.begin(ptep_get_lockless(3)).read(3);
+	h.begin(ptep_get_and_clear(9));
+	for (std::size_t i = 0; i < RUN; i++)
+		h.xchg(i);
+	h.tlbi(0, RUN);
+	for (std::size_t i = 0; i < RUN; i++)
+		if (i != 9)
+			h.write(i, both(page(i)));
+	h.ret(both(page(9)));
+	h.reads(0, RUN);
+	h.ret(young(page(3, true)));	// young only: the dirty is gone from the value
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), names{"lockless"});
+	expect_violation(ck, property::lockless, 3, "throughout");
+}
+
+TEST(checker_lockless, a_read_with_the_pending_flag_is_quiet)
+{
+	hist h(table({0}));
+	h.hw_write(5, 5);
+	h.begin(ptep_get_lockless(3)).reads(0, RUN).ret(both(page(3, true)));
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), names{});
+}
+
+// A report that maps another page: precise covers the mapping too.
+TEST(checker_precise, a_report_mapping_another_page_fires)
+{
+	hist h(table({}));
+	h.begin(ptep_get(3)).read(3).ret(page(4));
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), names{"precise"});
+	expect_violation(ck, property::precise, 3, "mapped");
+}
+
 // ---------------------------------------------------------------- progress
 
 // | . . . . ...|  (no CONT) a write fault on writable-clean #3

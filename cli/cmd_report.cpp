@@ -1,0 +1,179 @@
+// ptespec report: one markdown file a reviewer can read -- the verdict
+// table (every strategy against every property), the proofs (hook below),
+// the cost table of exit(), and a chart of it drawn by gnuplot.
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "explore/cost.h"
+#include "model/errors.h"
+#include "properties/runner.h"
+
+namespace ptespec::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct report_cli {
+	std::string out = "report";
+	int cases = 30;
+	std::uint64_t seed = 1;
+	std::size_t folios = 256;
+};
+
+std::string find_on_path(const std::string& name)
+{
+	const char* path = std::getenv("PATH");
+	std::string p = path ? path : "";
+	for (std::size_t start = 0; start <= p.size();) {
+		const std::size_t end = std::min(p.find(':', start), p.size());
+		const fs::path cand = fs::path(p.substr(start, end - start)) / name;
+		std::error_code ec;
+		if (end > start && fs::is_regular_file(cand, ec))
+			return cand.string();
+		start = end + 1;
+	}
+	return "";
+}
+
+std::string shell_quote(const std::string& s)
+{
+	std::string q = "'";
+	for (char c : s)
+		q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+	return q + "'";
+}
+
+void write_file(const fs::path& p, const std::string& text)
+{
+	std::ofstream f(p);
+	f << text;
+	if (!f)
+		throw usage_error(fmt::format("--out: cannot write {}; expected a writable directory", p.string()));
+}
+
+std::string verdict_section(const report_cli& c)
+{
+	std::string md = fmt::format("## Verdicts\n\n`ptespec test --all --cases {} --seed {}` at 4k: each "
+				     "strategy against each property (FAILS: a shrunk counterexample exists).\n\n",
+				     c.cases, c.seed);
+	md += "| strategy |";
+	for (property p : all_properties)
+		md += fmt::format(" {} |", to_string(p));
+	md += "\n|---|";
+	for (std::size_t k = 0; k < nr_properties; k++)
+		md += "---|";
+	md += "\n";
+	run_options o;
+	o.cases = c.cases;
+	o.seed = c.seed;
+	for (strategy* s : registry::global().all()) {
+		md += fmt::format("| {} |", s->info().name);
+		for (property p : all_properties) {
+			const property_result r = run_property(*s, p, o);
+			md += fmt::format(" {} |", r.v == verdict::fails ? "**FAILS**" : std::string(to_string(r.v)));
+		}
+		md += "\n";
+	}
+	return md;
+}
+
+// The hook for issue 5: `ptespec prove` fills this section once it exists.
+std::string proofs_section()
+{
+	return "## Proofs\n\nNo proofs in this build: `ptespec prove` (issue 5) will list each obligation and "
+	       "its outcome here.\n";
+}
+
+std::string cost_section(const report_cli& c, const fs::path& dir, const std::string& gnuplot)
+{
+	using namespace explore;
+	cost_options o;
+	o.folios = c.folios;
+	const cost_profile numa1 = load_profile("numa1"), numa2 = load_profile("numa2");
+	const cost_row base = measure(registry::global().get("nocont"), o);
+	std::string md = fmt::format("## Cost of exit()\n\n`ptespec cost --all --scenario exit --folios {}`: primitive "
+				     "counts on a bare harness, weighted cost as percent over `nocont`.\n\n",
+				     c.folios);
+	md += "| strategy | reads | writes | atomics | tlbi_page | tlbi_range | tlbi_all | numa1 | numa2 |\n"
+	      "|---|---|---|---|---|---|---|---|---|\n";
+	std::string dat = "# strategy numa1% numa2%\n";
+	for (strategy* s : registry::global().all()) {
+		const cost_row r = measure(*s, o);
+		const double a = percent_over(r, base, numa1), b = percent_over(r, base, numa2);
+		md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:+.1f}% | {:+.1f}% |\n", r.strategy, r.counts.reads,
+				  r.counts.writes, r.counts.atomics, r.counts.tlbi_page, r.counts.tlbi_range,
+				  r.counts.tlbi_all, a, b);
+		dat += fmt::format("\"{}\" {:.2f} {:.2f}\n", r.strategy, a, b);
+	}
+	write_file(dir / "cost.dat", dat);
+	// pngcairo where this gnuplot has it, the plain png terminal otherwise.
+	auto script = [&](const char* terminal) {
+		return fmt::format("set terminal {} size 900,480\n"
+				   "set output {}\n"
+				   "set title 'exit() cost over nocont ({} folios of 64K)'\n"
+				   "set ylabel 'percent over baseline'\n"
+				   "set style data histograms\nset style histogram clustered gap 1\n"
+				   "set style fill solid 0.8 border -1\nset xtics rotate by -30\nset grid ytics\n"
+				   "plot {} using 2:xtic(1) title 'numa1', '' using 3 title 'numa2'\n",
+				   terminal, shell_quote((dir / "cost.png").string()), c.folios,
+				   shell_quote((dir / "cost.dat").string()));
+	};
+	bool drawn = false;
+	for (const char* terminal : {"pngcairo", "png"}) {
+		write_file(dir / "cost.gp", script(terminal));
+		const std::string cmd = fmt::format("{} {} 2>/dev/null", shell_quote(gnuplot), shell_quote((dir / "cost.gp").string()));
+		if (std::system(cmd.c_str()) == 0 && fs::exists(dir / "cost.png")) {
+			drawn = true;
+			break;
+		}
+	}
+	if (!drawn)
+		throw internal_error(fmt::format("gnuplot ({}) failed to draw {}", gnuplot, (dir / "cost.png").string()));
+	md += "\n![exit() cost over baseline](cost.png)\n\n"
+	      "The chart is drawn by gnuplot from `cost.dat` with `cost.gp`.\n";
+	return md;
+}
+
+int run_report(const report_cli& c)
+{
+	const std::string gnuplot = find_on_path("gnuplot");
+	if (gnuplot.empty())
+		throw usage_error("gnuplot: not found on PATH; expected it to draw the cost chart (Debian: gnuplot-nox)");
+	if (c.cases < 1 || c.cases > 100000)
+		throw usage_error(fmt::format("--cases {}: expected 1 to 100000", c.cases));
+	const fs::path dir(c.out);
+	std::error_code ec;
+	fs::create_directories(dir, ec);
+	if (ec || !fs::is_directory(dir))
+		throw usage_error(fmt::format("--out {}: cannot create it; expected a writable directory", c.out));
+	std::string md = "# ptespec report\n\n";
+	md += verdict_section(c) + "\n" + proofs_section() + "\n" + cost_section(c, dir, gnuplot);
+	write_file(dir / "report.md", md);
+	fmt::print("wrote {}\n", (dir / "report.md").string());
+	return exit_ok;
+}
+
+} // namespace
+
+action define_report(CLI::App& sub)
+{
+	auto c = std::make_shared<report_cli>();
+	sub.add_option("--out", c->out, "directory for report.md, cost.dat, cost.gp, cost.png (default ./report)")
+		->type_name("DIR");
+	sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default 30)");
+	sub.add_option("--seed", c->seed, "seed of the property runs (default 1)");
+	sub.add_option("--folios", c->folios, "64K folios in the cost workload (default 256)")->type_name("M");
+	return [c] { return run_report(*c); };
+}
+
+} // namespace ptespec::cli

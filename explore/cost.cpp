@@ -1,0 +1,51 @@
+#include "explore/cost.h"
+
+#include <fmt/format.h>
+
+#include "model/errors.h"
+#include "model/pte.h"
+#include "properties/harness.h"
+
+namespace ptespec::explore {
+
+cost_row measure(strategy& s, const cost_options& o)
+{
+	if (o.scen == scenario::dontneed)
+		throw usage_error("--scenario dontneed: the cost model unmaps whole folios; expected exit, munmap, "
+				  "fork or madv-free");
+	if (o.folios < 1 || o.folios > 65536)
+		throw usage_error(fmt::format("--folios {}: expected 1 to 65536", o.folios));
+	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios);
+	harness h(s, w, std::nullopt, nullptr, true);
+	map_folios(h, pte_mkdirty(touched_prot));
+	// Only the workload counts, not the faults that set it up.
+	h.mach().cost() = cost_counters{};
+	const std::uint64_t calls0 = h.calls();
+	const std::size_t n = w.nr_entries;
+	switch (o.scen) {
+	case scenario::exit:
+		h.zap(0, n, true, true, false);
+		break;
+	case scenario::munmap:
+	case scenario::dontneed:
+		h.zap(0, n, false, true, false);
+		break;
+	case scenario::fork:
+		h.fork_wrprotect(0, n);
+		break;
+	case scenario::madv_free:
+		h.madv_free(0, n);
+		break;
+	}
+	return {s.info().name, h.mach().cost(), n, h.calls() - calls0};
+}
+
+double percent_over(const cost_row& row, const cost_row& baseline, const cost_profile& p)
+{
+	const double base = p.weigh(baseline.counts, baseline.pages);
+	if (base <= 0)
+		return 0;
+	return 100.0 * (p.weigh(row.counts, row.pages) - base) / base;
+}
+
+} // namespace ptespec::explore

@@ -1,0 +1,155 @@
+#include "proofs/ledger.h"
+
+#include "model/pte.h"
+
+namespace ptespec::proofs {
+
+sym_flags no_flags(z3::context& ctx) { return {ctx.bool_val(false), ctx.bool_val(false)}; }
+
+sym_flags own_flags(const z3::expr& e) { return {pte_young(e), pte_dirty(e)}; }
+
+sym_flags operator|(const sym_flags& a, const sym_flags& b) { return {a.y || b.y, a.d || b.d}; }
+
+z3::expr subset(const sym_flags& a, const sym_flags& b) { return z3::implies(a.y, b.y) && z3::implies(a.d, b.d); }
+
+namespace {
+
+sym_flags run_or(const std::vector<z3::expr>& t, const geometry& geo, std::size_t p)
+{
+	sym_flags f = no_flags(t[p].ctx());
+	const std::size_t first = geo.run_start(p);
+	for (std::size_t k = first; k < first + geo.cont_ptes && k < t.size(); k++) {
+		const z3::expr in = pte_valid_cont(t[k]);
+		const sym_flags o = own_flags(t[k]);
+		f = f | sym_flags{in && o.y, in && o.d};
+	}
+	return f;
+}
+
+bool in_range(const call& c, std::size_t p)
+{
+	const std::size_t nr = c.kind == call_kind::get_and_clear_full_ptes ? c.nr : 1;
+	return p >= c.index && p < c.index + nr;
+}
+
+} // namespace
+
+sym_flags ref_flags(const std::vector<z3::expr>& t, const geometry& geo, std::size_t p)
+{
+	const sym_flags run = run_or(t, geo, p);
+	const sym_flags own = own_flags(t[p]);
+	const z3::expr v = pte_valid(t[p]);
+	const z3::expr c = pte_cont(t[p]);
+	return {v && z3::ite(c, run.y, own.y), v && z3::ite(c, run.d, own.d)};
+}
+
+sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begin)
+{
+	if (!r.pte)
+		return no_flags(first_at_begin.ctx());
+	const sym_flags o = own_flags(*r.pte);
+	const z3::expr v = pte_valid(first_at_begin);
+	return {v && o.y, v && o.d};
+}
+
+call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
+			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
+			const sym_flags& rf, const std::vector<sym_event>& events)
+{
+	z3::context& ctx = q.front().ctx();
+	const call_semantics sem = semantics_of(c);
+	const std::size_t n = t.size();
+	const z3::expr F = ctx.bool_val(false);
+	const z3::expr T = ctx.bool_val(true);
+
+	call_ledger out{{}, T, T};
+
+	// per-call: every page of the range valid at begin reports its pending flags.
+	if (sem.reports)
+		for (std::size_t p = 0; p < n; p++)
+			if (in_range(c, p))
+				out.per_call = out.per_call && z3::implies(pte_valid(q[p]), subset(pending[p], rf));
+
+	// The call's events, as the checker orders them.  An event that landed
+	// in a CONT entry is the run's (here: every page valid at the end); one
+	// that landed in a plain entry is that page's.  It is ordered before the
+	// call (reported, discharged) when the call hands off that flag and its
+	// unit at call begin met the range; otherwise after, and pending where
+	// it lives at the end.
+	std::vector<sym_flags> cont_ev(n / geo.cont_ptes + 1, no_flags(ctx));	// per run
+	std::vector<sym_flags> own_ev(n, no_flags(ctx));	// per entry, non-CONT landings
+	for (const sym_event& e : events) {
+		const sym_flags f{e.fired, e.fired && e.write};
+		const std::size_t run = geo.run_of(e.entry);
+		cont_ev[run] = cont_ev[run] | sym_flags{f.y && e.cont, f.d && e.cont};
+		own_ev[e.entry] = own_ev[e.entry] | sym_flags{f.y && !e.cont, f.d && !e.cont};
+	}
+	const z3::expr hand_y = sem.hands_off ? rf.y : F;
+	const z3::expr hand_d = sem.hands_off ? rf.d : F;
+	auto hand = [&](unsigned flag) { return flag == 1 ? hand_y : hand_d; };
+
+	// Does the range meet the begin-unit of a CONT event in run r?  Of a
+	// plain event on j?
+	auto cont_meets = [&](std::size_t run) {
+		z3::expr any = F;
+		for (std::size_t p = run * geo.cont_ptes; p < (run + 1) * geo.cont_ptes && p < n; p++)
+			if (in_range(c, p))
+				any = any || pte_valid(q[p]);
+		return any;
+	};
+
+	out.pending_after.assign(n, no_flags(ctx));
+	for (std::size_t p = 0; p < n; p++) {
+		const bool r = in_range(c, p);
+		const z3::expr keep = (sem.unmaps || sem.maps) && r ? F : T;
+		const z3::expr vend = pte_valid(t[p]);
+		const std::size_t run = geo.run_of(p);
+		const z3::expr cm = cont_meets(run);
+		z3::expr nf[2] = {F, F};
+		for (unsigned flag : {1u, 2u}) {
+			const z3::expr reported_cont = hand(flag) && cm;
+			const z3::expr reported_own = hand(flag) && (r ? pte_valid(q[p]) : F);
+			z3::expr add = (cont_ev[run].of(flag) && !(reported_cont && (r ? T : F))) ||
+				       (own_ev[p].of(flag) && !(reported_own && (r ? T : F)));
+			nf[flag - 1] = (keep && pending[p].of(flag)) || (vend && add);
+		}
+		out.pending_after[p] = {nf[0], nf[1]};
+	}
+
+	// no-loss.  Live events at begin: the pending flags, for the pages
+	// valid then.  A live flag is handed off by a report of it; otherwise
+	// the pages the call unmapped leave it, and it must still be visible
+	// through one of those left.
+	std::vector<sym_flags> ref_end;
+	for (std::size_t p = 0; p < n; p++)
+		ref_end.push_back(ref_flags(t, geo, p));
+	for (unsigned flag : {1u, 2u}) {
+		z3::expr live = F, visible = F, met = F;
+		for (std::size_t p = 0; p < n; p++) {
+			const z3::expr here = pte_valid(q[p]) && pending[p].of(flag);
+			live = live || here;
+			met = met || (here && (in_range(c, p) ? T : F));
+			const bool leaves = in_range(c, p) && (sem.unmaps || sem.maps);
+			if (!leaves)
+				visible = visible || (here && ref_end[p].of(flag));
+		}
+		out.no_loss = out.no_loss && z3::implies(live, (hand(flag) && met) || visible);
+
+		// Events of the call ordered after it must be visible where they live.
+		for (std::size_t run = 0; run * geo.cont_ptes < n; run++) {
+			z3::expr vis = F;
+			for (std::size_t p = run * geo.cont_ptes; p < (run + 1) * geo.cont_ptes && p < n; p++)
+				vis = vis || (pte_valid(t[p]) && ref_end[p].of(flag));
+			const z3::expr reported = hand(flag) && cont_meets(run);
+			out.no_loss = out.no_loss && z3::implies(cont_ev[run].of(flag) && !reported, vis);
+		}
+		for (std::size_t j = 0; j < n; j++) {
+			const z3::expr reported = hand(flag) && (in_range(c, j) ? pte_valid(q[j]) : F);
+			out.no_loss = out.no_loss && z3::implies(own_ev[j].of(flag) && !reported,
+								 pte_valid(t[j]) && ref_end[j].of(flag));
+		}
+	}
+	return out;
+}
+
+} // namespace ptespec::proofs

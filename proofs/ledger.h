@@ -1,0 +1,56 @@
+// The reference spec's ledger (model/checker.h), stated over symbolic
+// tables for the shapes the obligations start from: runs of ONE folio,
+// driven by reads and clears only (no fold, no map).  In that setting the
+// checker's unit of an event is "every valid page of the run" when it
+// landed in a CONT entry and "its own page" otherwise, so a page set never
+// needs to be symbolic: a pending flag is one boolean per page.
+//
+// This is the spec, not a strategy: it reads the table and the results the
+// strategy produced, never the strategy's code.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <z3++.h>
+
+#include "model/call.h"
+#include "model/geometry.h"
+#include "model/symbolic_machine.h"
+
+namespace ptespec::proofs {
+
+// Young and dirty as two booleans (the checker's FLAG_YOUNG, FLAG_DIRTY).
+struct sym_flags {
+	z3::expr y, d;
+	z3::expr of(unsigned flag) const { return flag == 1 ? y : d; }
+};
+
+sym_flags no_flags(z3::context& ctx);
+sym_flags own_flags(const z3::expr& e);
+sym_flags operator|(const sym_flags& a, const sym_flags& b);
+// a is included in b.
+z3::expr subset(const sym_flags& a, const sym_flags& b);
+
+// What the reference ptep_get reads for page p (checker.cpp's ref_flags).
+sym_flags ref_flags(const std::vector<z3::expr>& t, const geometry& geo, std::size_t p);
+
+// What a call reported, as the checker counts it: the returned entry's own
+// flags when the entry was valid at call begin.
+sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begin);
+
+// The checker's bookkeeping at the end of one call, for one folio.
+struct call_ledger {
+	std::vector<sym_flags> pending_after;	// per page: required flags afterwards
+	z3::expr per_call;	// the report includes what was pending at call begin
+	z3::expr no_loss;	// every live event is reported or still visible
+};
+
+// q: table at call begin, t: at its end, pending: required flags per page at
+// begin (the live events are taken to be exactly the pending ones),
+// events: the machine's events of this call.
+call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
+			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
+			const sym_flags& rf, const std::vector<sym_event>& events);
+
+} // namespace ptespec::proofs

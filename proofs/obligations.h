@@ -1,0 +1,34 @@
+// The proof obligations of issue 5, each a function whose comment states
+// its conjecture, and the catalogue `ptespec prove` runs.
+//
+// Names are stable: helpers/<law>, batch-or/cont<N>, batch-or-full0/cont<N>,
+// per-call/one-call, no-loss/one-call, exit/run-cont<N>, exit/batch-cont<N>.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "impl/strategy.h"
+#include "model/geometry.h"
+#include "proofs/prover.h"
+
+namespace ptespec::proofs {
+
+// The helper algebra of tests/model/pte_test.cpp, for all 2^64 words.
+std::vector<proof_result> prove_helpers(granule g, const prove_options& o);
+
+proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_options& o);
+proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o);
+proof_result prove_exit(strategy& s, granule g, bool batched, const prove_options& o);
+
+// Every obligation for one strategy at one granule (helpers excluded), each
+// refuted one replayed on the concrete machine.
+// `done` hears each result as soon as it is known.
+std::vector<proof_result> prove_strategy(strategy& s, granule g, const prove_options& o,
+					 const std::function<void(const proof_result&)>& done = {});
+
+// Fills r.replay and r.ce_text from r.ce (no-op when not refuted).
+void replay_result(strategy& s, proof_result& r);
+
+} // namespace ptespec::proofs

@@ -1,0 +1,100 @@
+#include "proofs/replay.h"
+
+#include <fmt/format.h>
+
+#include "model/checker.h"
+#include "model/machine.h"
+#include "model/ruler.h"
+
+namespace ptespec::proofs {
+
+namespace {
+
+// Fires exactly the model's events: at the planned gap of the planned call,
+// on the page of the entry it lands in (see model/symbolic_machine.h for
+// why that loses nothing).  An event the concrete hardware refuses is a
+// disagreement between the two encodings, reported as such.
+class exact_hardware : public hardware_agent {
+public:
+	explicit exact_hardware(const std::vector<ce_event>& events) : events_(events) {}
+	void set_call(std::size_t c) { call_ = c; }
+	void at_gap(hw_port& port) override
+	{
+		for (const ce_event& e : events_) {
+			if (e.call != call_ || e.gap != port.gap())
+				continue;
+			if (port.fire(e.kind, e.entry, e.entry))
+				fired_.push_back(e);
+			else
+				refused_.push_back(e);
+		}
+	}
+	std::vector<ce_event> fired_, refused_;
+
+private:
+	const std::vector<ce_event>& events_;
+	std::size_t call_ = 0;
+};
+
+std::string result_text(const call_result& r)
+{
+	if (r.pte) {
+		const std::uint64_t v = *r.pte;
+		return fmt::format("{:#x} {}{}", v, pte_young(v) ? "young" : "old", pte_dirty(v) ? "+dirty" : "+clean");
+	}
+	if (r.young)
+		return *r.young ? "young" : "old";
+	return "";
+}
+
+} // namespace
+
+replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
+{
+	const geometry& geo = ce.geo;
+	const std::vector<folio_extent>& folios = ce.folios;
+	replay_outcome out;
+	machine m(geo, ce.initial.size());
+	for (std::size_t k = 0; k < ce.initial.size(); k++)
+		m.poke(k, ce.initial[k]);
+	m.set_folios(folios);
+	checker chk(geo, folios, ce.initial);
+	exact_hardware hw(ce.events);
+	m.set_observer(&chk);
+	m.set_hardware(&hw);
+
+	std::string& t = out.text;
+	t += fmt::format("    initial    {}\n", rulers(m.table(), geo));
+	auto run = [&](const call& c, std::size_t ordinal) {
+		hw.set_call(ordinal);
+		const std::size_t before = hw.fired_.size();
+		const call_result r = run_call(s, m, c);
+		t += fmt::format("    {:<34} -> {}\n", describe(c), result_text(r));
+		for (std::size_t k = before; k < hw.fired_.size(); k++) {
+			const ce_event& e = hw.fired_[k];
+			t += fmt::format("      hw {} #{} at gap {}\n", to_string(e.kind), e.entry, e.gap);
+		}
+		t += fmt::format("      after    {}\n", rulers(m.table(), geo));
+	};
+	for (std::size_t k = 0; k < ce.calls.size(); k++)
+		run(ce.calls[k], k);
+	m.set_hardware(nullptr);
+	for (const call& w : ce.witness) {
+		t += "    witness (no hardware):\n";
+		run(w, ce.calls.size());
+	}
+
+	out.confirmed = chk.failed(ce.prop) && hw.refused_.empty();
+	if (const violation* v = chk.first(ce.prop))
+		t += fmt::format("    checker: {}: {}\n", to_string(ce.prop), v->message);
+	if (!hw.refused_.empty())
+		out.why = fmt::format("the concrete hardware refused {} planned event(s)", hw.refused_.size());
+	else if (!out.confirmed) {
+		out.why = fmt::format("the checker reports no {} violation", to_string(ce.prop));
+		for (const violation& v : chk.violations())
+			out.why += fmt::format("; it reports {}: {}", to_string(v.prop), v.message);
+	}
+	return out;
+}
+
+} // namespace ptespec::proofs

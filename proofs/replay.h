@@ -1,0 +1,23 @@
+// A refuted obligation's model, replayed as a concrete history on the
+// concrete machine (model/machine.h) with the same strategy and the
+// reference checker (model/checker.h).  The proof and the checker are two
+// independent judges: the replay must show the same property violated.
+#pragma once
+
+#include <string>
+
+#include "impl/strategy.h"
+#include "model/geometry.h"
+#include "proofs/prover.h"
+
+namespace ptespec::proofs {
+
+struct replay_outcome {
+	bool confirmed = false;
+	std::string why;	// for a mismatch: what the checker said instead
+	std::string text;	// the counterexample as rulers, calls and events
+};
+
+replay_outcome replay_counterexample(strategy& s, const counterexample& ce);
+
+} // namespace ptespec::proofs
