@@ -324,7 +324,9 @@ void checker::end_lockless(const call& c, const call_result& r)
 	// A torn read across a fold or unfold shows as flags missing: what was
 	// pending for the page before the read and still is after it must be
 	// in the value, as in any single moment of the table.
-	const unsigned owed = it->pending_at_begin & pend_[c.index] & 3u;
+	// (A value that reads none or non-present owes no flags: it matched
+	// a moment without a mapping, judged just above.)
+	const unsigned owed = pte_valid(got) ? it->pending_at_begin & pend_[c.index] & 3u : 0u;
 	const unsigned got_flags = pte_valid(got) ? own_flags(got) : 0u;
 	if (ok && (owed & ~got_flags))
 		report(property::lockless, c.index,

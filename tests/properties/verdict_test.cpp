@@ -37,7 +37,7 @@ const std::vector<std::pair<const char*, std::array<verdict, nr_properties>>> ta
 	{"simple", {H, H, F, H, H, H, H, H}},
 	{"robust", {F, H, H, H, H, H, H, H}},
 	{"early-return", {F, H, F, H, H, H, H, H}},
-	{"clear-block", {F, H, H, H, F, H, F, H}},
+	{"clear-block", {F, H, H, H, F, H, H, H}},
 	{"nocont", {H, H, H, H, H, H, H, H}},
 };
 
