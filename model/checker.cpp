@@ -54,7 +54,8 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 
 checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial)
 	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial), pend_(initial.size(), 0),
-	  pend_src_(initial.size(), {0, 0}), taken_(initial.size(), 0), touched_mark_(initial.size(), 0)
+	  pend_src_(initial.size(), {0, 0}), live_(initial.size() / geo.cont_ptes + 1),
+	  run_dirty_(initial.size() / geo.cont_ptes + 1, 0), taken_(initial.size(), 0), touched_mark_(initial.size(), 0)
 {
 	tlb_.reset(initial);
 	// Flags present in the initial table are events like those present at
@@ -142,14 +143,32 @@ void checker::report(property p, std::size_t page, std::string msg)
 	violations_.push_back({p, step_, page, std::move(msg)});
 }
 
+std::size_t checker::live_events() const
+{
+	std::size_t n = 0;
+	for (const auto& b : live_)
+		n += b.size();
+	return n;
+}
+
+void checker::mark_run(std::size_t run)
+{
+	if (!run_dirty_[run]) {
+		run_dirty_[run] = 1;
+		dirty_runs_.push_back(run);
+	}
+}
+
 void checker::add_live(live_event ev)
 {
 	// Events of one flag pending for the same pages are indistinguishable
 	// from then on: keep the oldest.
-	for (const auto& l : live_)
+	const std::size_t run = ev.page / geo_.cont_ptes;
+	for (const auto& l : live_[run])
 		if (l.flag == ev.flag && l.pages == ev.pages)
 			return;
-	live_.push_back(std::move(ev));
+	mark_run(run);
+	live_[run].push_back(std::move(ev));
 }
 
 std::string checker::event_name(std::uint64_t id, bool) const
@@ -449,7 +468,11 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	reach.unite(widened);
 
 	std::vector<live_event> lost;
-	live_.erase(std::remove_if(live_.begin(), live_.end(),
+	const std::size_t first_run = first / geo_.cont_ptes, end_run = (last - 1) / geo_.cont_ptes + 1;
+	for (std::size_t run = first_run; run < end_run; run++) {
+		mark_run(run);
+		auto& bucket = live_[run];
+		bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
 				   [&](live_event& l) {
 					   if (sem.hands_off && (rf & l.flag) && l.pages.intersects(range))
 						   return true;	// handed off to the caller
@@ -464,7 +487,8 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 					   lost.push_back(l);	// no page holds it any more
 					   return true;
 				   }),
-		    live_.end());
+		    bucket.end());
+	}
 
 	for (std::size_t p = first; p < last; p++) {
 		pend_[p] &= static_cast<std::uint8_t>(~(req(consumed) | opt(consumed)));
@@ -564,7 +588,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 		}
 		for (std::size_t k = run; k < run + geo_.cont_ptes; k++)
 			pend_[k] |= u;
-		for (auto& l : live_)
+		for (auto& l : live_[run / geo_.cont_ptes])
 			if (l.pages.intersects(all)) {
 				l.pages.unite(all);
 				l.step_checked = unchecked;
@@ -588,10 +612,10 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	{
 		std::size_t last_run = static_cast<std::size_t>(-1);
 		for (std::size_t k : touched_) {
-			const std::size_t r = geo_.run_start(k);
-			if (r != last_run && !seen_[static_cast<std::size_t>(property::well_formed)])
+			const std::size_t run = geo_.run_start(k);
+			if (run != last_run && !seen_[static_cast<std::size_t>(property::well_formed)])
 				check_run_shape(t, k, true);
-			last_run = r;
+			last_run = run;
 		}
 	}
 
@@ -627,11 +651,15 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	// run the call wrote to; events new in this call are checked anyway.
 	page_set written(n_);
 	for (std::size_t k : touched_) {
-		const std::size_t r = geo_.run_start(k);
-		for (std::size_t j = r; j < r + geo_.cont_ptes && j < n_; j++)
+		const std::size_t run = geo_.run_start(k);
+		mark_run(run / geo_.cont_ptes);
+		for (std::size_t j = run; j < run + geo_.cont_ptes && j < n_; j++)
 			written.add(j);
 	}
-	live_.erase(std::remove_if(live_.begin(), live_.end(),
+	for (std::size_t run : dirty_runs_) {
+		run_dirty_[run] = 0;
+		auto& bucket = live_[run];
+		bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
 				   [&](live_event& l) {
 					   const bool fresh = l.step_checked == unchecked;
 					   l.step_checked = step_;
@@ -649,7 +677,9 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 								      l.page, l.landing, describe(c)));
 					   return !visible;
 				   }),
-		    live_.end());
+		    bucket.end());
+	}
+	dirty_runs_.clear();
 
 	q_ = t;
 }
@@ -657,11 +687,14 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 std::string checker::ledger() const
 {
 	std::string out;
-	for (const auto& l : live_) {
-		std::string pages;
-		l.pages.for_each([&](std::size_t p) { pages += fmt::format("{}#{}", pages.empty() ? "" : ",", p); });
-		out += fmt::format("  {} {:<5} page #{} landed #{} pending for {}\n", event_name(l.id, l.software),
-				   flag_name(l.flag), l.page, l.landing, pages);
+	for (const auto& bucket : live_) {
+		for (const auto& l : bucket) {
+			std::string pages;
+			l.pages.for_each(
+				[&](std::size_t p) { pages += fmt::format("{}#{}", pages.empty() ? "" : ",", p); });
+			out += fmt::format("  {} {:<5} page #{} landed #{} pending for {}\n",
+					   event_name(l.id, l.software), flag_name(l.flag), l.page, l.landing, pages);
+		}
 	}
 	return out;
 }

@@ -65,7 +65,7 @@ public:
 
 	// Pending flags of page p (FLAG_*), required ones only.
 	unsigned pending(std::size_t p) const { return pend_[p] & 3u; }
-	std::size_t live_events() const { return live_.size(); }
+	std::size_t live_events() const;
 	// The ledger, one line per live event, for demos and counterexamples.
 	std::string ledger() const;
 
@@ -110,7 +110,12 @@ private:
 	table_t q_;	// the table at the last quiescent point
 	std::vector<std::uint8_t> pend_;	// per page: bits 0-1 required, 2-3 optional
 	std::vector<std::array<std::uint64_t, 2>> pend_src_;	// an event behind each required flag
-	std::vector<live_event> live_;
+	// Live events by run: a unit never leaves its run, so a call need only
+	// look at the runs it covers, writes, or adds events to.
+	std::vector<std::vector<live_event>> live_;
+	std::vector<std::uint8_t> run_dirty_;	// runs to look at when the current call ends
+	std::vector<std::size_t> dirty_runs_;
+	void mark_run(std::size_t run);
 	tlb_shadow tlb_;
 
 	bool in_call_ = false;
