@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Configure, build and run the main job: `ptespec demo`.  Arguments go to
-# the demo (e.g. --seed 42 --granule 16k --strategy simple --per-entry).
+# Configure, build and run the main job: `ptespec test --all`.  Arguments go
+# to it (default: --seed 1 --cases 1000, the run the README's table shows).
 # PTESPEC_BUILD_DIR picks the build directory (default: build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${PTESPEC_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja
 cmake --build "$build" --target ptespec
-exec "./$build/cli/ptespec" demo "$@"
+if [ "$#" -eq 0 ]; then
+	set -- --seed 1 --cases 1000
+fi
+exec "./$build/cli/ptespec" test --all "$@"

@@ -119,8 +119,9 @@ TEST_P(verdict_at_granule, matches_4k)
 	o.cases = e.v == F ? 1000 : 100;
 	const property_result r = run_property(registry::global().get(e.strategy), e.prop, o);
 	ASSERT_EQ(to_string(r.v), to_string(e.v)) << (r.v == verdict::fails ? format_counterexample(r) : "");
-	if (r.v == verdict::fails)
+	if (r.v == verdict::fails) {
 		EXPECT_LE(r.ce.calls.size(), 10u) << format_counterexample(r);
+	}
 }
 
 std::string granule_row_name(const ::testing::TestParamInfo<at_granule>& info)
