@@ -300,21 +300,16 @@ private:
 		const z3::expr on = ctx_.bool_const((name + ".on").c_str());
 		const z3::expr wr = ctx_.bool_const((name + ".write").c_str());
 		const z3::expr fired = on && pte_valid(e) && (!wr || pte_write(e));
-		table_[j] = hw_update(e, fired, wr);
+		table_[j] = z3::ite(fired, hw_update(e, wr), e);
 		events_.push_back({call_, gap_, j, on, wr, fired, pte_cont(e)});
 	}
 
 	// The update the MMU makes: AF, and for a write through a writable
 	// entry, RDONLY cleared (dirty).
-	// Written bit by bit rather than as an ite over words, so the
-	// simplifier still sees VALID and CONT (which no event changes) and
-	// most branches on them never reach the solver.
-	static z3::expr hw_update(const z3::expr& e, const z3::expr& fired, const z3::expr& write)
+	static z3::expr hw_update(const z3::expr& e, const z3::expr& write)
 	{
-		z3::context& c = e.ctx();
-		const z3::expr af = z3::ite(fired, c.bv_val(PTE_AF, 64), c.bv_val(0, 64));
-		const z3::expr ro = z3::ite(fired && write && pte_write(e), c.bv_val(PTE_RDONLY, 64), c.bv_val(0, 64));
-		return (e | af) & ~ro;
+		const z3::expr y = pte_mkyoung(e);
+		return z3::ite(write && pte_write(y), pte_clear_bits(y, PTE_RDONLY), y);
 	}
 
 	std::size_t seq(std::size_t j)

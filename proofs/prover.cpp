@@ -1,5 +1,7 @@
 #include "proofs/prover.h"
 
+#include <fmt/format.h>
+
 #include "model/errors.h"
 
 namespace ptespec::proofs {
@@ -59,7 +61,12 @@ proof_verdict prove_paths(z3::context& ctx, const sym_world& world,
 	// Depth-first over decision prefixes: each run replays a prefix and
 	// leaves the alternatives it found feasible for later runs.
 	std::vector<std::vector<bool>> todo{{}};
+	std::size_t explored = 0;
 	while (!todo.empty()) {
+		if (explored++ == o.max_paths) {
+			into.detail += fmt::format("path budget ({}) exhausted; ", o.max_paths);
+			return proof_verdict::unknown;
+		}
 		std::vector<bool> prefix = std::move(todo.back());
 		todo.pop_back();
 		s.push();

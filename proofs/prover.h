@@ -90,6 +90,10 @@ struct proof_result {
 
 struct prove_options {
 	unsigned timeout_ms = 60000;	// per solver call
+	bool quick = false;	// fewer positions per run (0, 1, c-1): for tests
+	// Paths per case before giving up with `unknown`: a strategy that
+	// branches on a flag per entry has 2^n paths (no merging behind its back).
+	std::size_t max_paths = 64;
 };
 
 // Runs `scenario` on every feasible path from `world` and checks its claims.
