@@ -46,15 +46,15 @@ struct map_folio final : command {
 	explicit map_folio(const world_model& m)
 	{
 		const world_layout& w = *m.layout;
-		const std::size_t f = *rc::gen::inRange<std::size_t>(0, w.folios.size());
+		const std::size_t f = *gen::folio(w);
 		const std::size_t ff = w.folio_first_page(f), fn = w.folios[f].nr_pages;
 		// Whole folio mostly; part of it when a VMA boundary cuts it.
 		const bool whole = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}});
 		first = ff;
 		nr = fn;
 		if (!whole) {
-			first = ff + *rc::gen::inRange<std::size_t>(0, fn);
-			nr = *rc::gen::inRange<std::size_t>(1, ff + fn - first + 1);
+			first = ff + *gen::uniform<std::size_t>(0, fn);
+			nr = *gen::uniform<std::size_t>(1, ff + fn - first + 1);
 		}
 		prot = *gen::user_prot();
 		hw = *gen::hw_plan(w, 1, first, first + nr);
@@ -87,10 +87,10 @@ struct fault_pages final : command {
 	explicit fault_pages(const world_model& m)
 	{
 		const world_layout& w = *m.layout;
-		const std::size_t f = *rc::gen::inRange<std::size_t>(0, w.folios.size());
+		const std::size_t f = *gen::folio(w);
 		const std::size_t ff = w.folio_first_page(f), fn = w.folios[f].nr_pages;
-		first = ff + *rc::gen::inRange<std::size_t>(0, fn);
-		nr = *rc::gen::inRange<std::size_t>(1, ff + fn - first + 1);
+		first = ff + *gen::uniform<std::size_t>(0, fn);
+		nr = *gen::uniform<std::size_t>(1, ff + fn - first + 1);
 		prot = *gen::user_prot();
 		hw = *gen::hw_plan(w, nr, first, first + nr);
 	}
@@ -286,9 +286,9 @@ struct lockless_cmd final : command {
 		const world_layout& w = *m.layout;
 		page = *gen::edge_page(w);
 		const std::size_t run = w.geo.run_start(page);
-		other = run + *rc::gen::inRange<std::size_t>(0, w.geo.cont_ptes);
-		writer = *rc::gen::inRange(0, 3);
-		at_gap = *rc::gen::inRange<std::size_t>(0, w.geo.cont_ptes + 2);
+		other = run + *gen::uniform<std::size_t>(0, w.geo.cont_ptes);
+		writer = *gen::uniform<int>(0, 3);
+		at_gap = *gen::uniform<std::size_t>(0, w.geo.cont_ptes + 2);
 		hw = *gen::hw_plan(w, 2, run, run + w.geo.cont_ptes);
 	}
 	void checkPreconditions(const world_model& m) const override

@@ -10,13 +10,13 @@ rc::Gen<std::size_t> edge_page(const world_layout& w)
 {
 	const std::size_t n = w.nr_entries, c = w.geo.cont_ptes;
 	return rc::gen::weightedOneOf<std::size_t>({
-		{3, rc::gen::map(rc::gen::inRange<std::size_t>(0, n / c + 1),
+		{3, rc::gen::map(gen::uniform<std::size_t>(0, n / c + 1),
 				 [=](std::size_t r) { return std::min(r * c, n - 1); })},
-		{2, rc::gen::map(rc::gen::inRange<std::size_t>(1, n / c + 1),
+		{2, rc::gen::map(gen::uniform<std::size_t>(1, n / c + 1),
 				 [=](std::size_t r) { return std::min(r * c - 1, n - 1); })},
-		{1, rc::gen::map(rc::gen::inRange<std::size_t>(0, n / c),
+		{1, rc::gen::map(gen::uniform<std::size_t>(0, n / c),
 				 [=](std::size_t r) { return std::min(r * c + 1, n - 1); })},
-		{3, rc::gen::inRange<std::size_t>(0, n)},
+		{3, gen::uniform<std::size_t>(0, n)},
 	});
 }
 
@@ -26,10 +26,10 @@ rc::Gen<std::pair<std::size_t, std::size_t>> edge_range(const world_layout& w)
 	// The end is the next run boundary (+-1) or a short length: both shrink
 	// towards a range of one entry, so counterexamples stay short.
 	auto end_kind = rc::gen::weightedOneOf<std::pair<int, std::size_t>>({
-		{2, rc::gen::map(rc::gen::inRange<std::size_t>(1, c + 2),
+		{2, rc::gen::map(gen::uniform<std::size_t>(1, c + 2),
 				 [](std::size_t len) { return std::make_pair(0, len); })},
-		{2, rc::gen::map(rc::gen::inRange(0, 3), [](int d) { return std::make_pair(1, static_cast<std::size_t>(d)); })},
-		{1, rc::gen::map(rc::gen::inRange<std::size_t>(1, n + 1),
+		{2, rc::gen::map(gen::uniform<int>(0, 3), [](int d) { return std::make_pair(1, static_cast<std::size_t>(d)); })},
+		{1, rc::gen::map(gen::uniform<std::size_t>(1, n + 1),
 				 [](std::size_t len) { return std::make_pair(0, len); })},
 	});
 	return rc::gen::map(rc::gen::pair(edge_page(w), end_kind), [n, c](auto p) {
@@ -42,6 +42,20 @@ rc::Gen<std::pair<std::size_t, std::size_t>> edge_range(const world_layout& w)
 		}
 		last = std::clamp<std::size_t>(last, first + 1, n);
 		return std::make_pair(first, last);
+	});
+}
+
+rc::Gen<std::size_t> folio(const world_layout& w)
+{
+	std::vector<std::size_t> foldable;
+	for (std::size_t f = 0; f < w.folios.size(); f++)
+		if (w.folios[f].nr_pages >= w.geo.cont_ptes)
+			foldable.push_back(f);
+	if (foldable.empty())
+		return gen::uniform<std::size_t>(0, w.folios.size());
+	return rc::gen::weightedOneOf<std::size_t>({
+		{1, rc::gen::elementOf(foldable)},
+		{1, gen::uniform<std::size_t>(0, w.folios.size())},
 	});
 }
 
@@ -75,7 +89,7 @@ rc::Gen<std::uint64_t> nonpresent_value()
 				offset |= std::uint64_t{1} << 40;
 			return mk_swp_entry(type, offset, excl) | (offset == 0 && type == 0 ? PTE_SWP_EXCLUSIVE : 0);
 		},
-		rc::gen::inRange<unsigned>(0, 32), rc::gen::inRange<std::uint64_t>(1, 1u << 20), rc::gen::arbitrary<bool>(),
+		gen::uniform<unsigned>(0, 32), gen::uniform<std::uint64_t>(1, 1u << 20), rc::gen::arbitrary<bool>(),
 		rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>());
 }
 
@@ -88,8 +102,8 @@ rc::Gen<std::vector<hw_plan_event>> hw_plan(const world_layout& w, std::size_t c
 	// Early calls of a command matter most (the first clear of a run, the
 	// first read after it), later ones still get their share.
 	auto call = rc::gen::weightedOneOf<std::size_t>(
-		{{3, rc::gen::inRange<std::size_t>(1, 5)},
-		 {2, rc::gen::inRange<std::size_t>(1, std::max<std::size_t>(calls, 1) + 1)}});
+		{{3, gen::uniform<std::size_t>(1, 5)},
+		 {2, gen::uniform<std::size_t>(1, std::max<std::size_t>(calls, 1) + 1)}});
 	auto one = rc::gen::apply(
 		[c, n](std::size_t call_no, std::size_t entry, std::size_t nth, hw_kind kind, bool own_page,
 		       std::size_t other) {
@@ -99,10 +113,10 @@ rc::Gen<std::vector<hw_plan_event>> hw_plan(const world_layout& w, std::size_t c
 			const std::size_t page = own_page ? entry : std::min(entry - entry % c + other % c, n - 1);
 			return hw_plan_event{call_no, entry, nth, kind, page};
 		},
-		call, rc::gen::inRange<std::size_t>(lo, hi), rc::gen::inRange<std::size_t>(0, 4),
+		call, gen::uniform<std::size_t>(lo, hi), gen::uniform<std::size_t>(0, 4),
 		rc::gen::element(hw_kind::access, hw_kind::write),
 		rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}}),
-		rc::gen::inRange<std::size_t>(0, c));
+		gen::uniform<std::size_t>(0, c));
 	return rc::gen::weightedOneOf<std::vector<hw_plan_event>>({
 		{2, rc::gen::just(std::vector<hw_plan_event>{})},
 		{5, rc::gen::container<std::vector<hw_plan_event>>(1, one)},

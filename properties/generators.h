@@ -16,10 +16,22 @@
 
 namespace ptespec::gen {
 
+// A number in [lo, hi), uniform whatever RapidCheck's size (its inRange
+// scales the range with the size, which would starve high indices: late
+// calls, later entries of a run); shrinks towards lo.
+template <class T>
+rc::Gen<T> uniform(T lo, T hi)
+{
+	return rc::gen::resize(100, rc::gen::inRange<T>(lo, hi));
+}
+
 // A page index near a run boundary most of the time.
 rc::Gen<std::size_t> edge_page(const world_layout& w);
 // [first, last) with 0 <= first < last <= nr_entries, edges near alignment.
 rc::Gen<std::pair<std::size_t, std::size_t>> edge_range(const world_layout& w);
+// A folio to fault in; the ones that span whole runs (and so fold) half the
+// time, since folded runs are where contpte strategies differ.
+rc::Gen<std::size_t> folio(const world_layout& w);
 // A user mapping's prot bits: valid page, young mostly, dirty sometimes,
 // writable or not.
 rc::Gen<std::uint64_t> user_prot();

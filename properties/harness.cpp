@@ -225,10 +225,17 @@ void harness::swap_out(std::size_t page, std::uint64_t swp)
 void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap)
 {
 	hw_.interleave(std::move(writer), at_gap);
+	const bool clears = writer && writer->kind == call_kind::ptep_get_and_clear;
+	const std::size_t cleared = writer ? writer->index : 0;
 	in_lockless_ = true;
 	do_call({call_kind::ptep_get_lockless, page, 1, false, 0, 0});
 	in_lockless_ = false;
-	hw_.interleave(std::nullopt, 0);
+	if (std::optional<call> late = hw_.take_writer())
+		do_call(*late);
+	// The writer was ptep_clear_flush's clear (try_to_unmap): its caller
+	// flushes the page before the entry can be reused.
+	if (clears)
+		m_.flush_tlb_page(cleared);
 }
 
 } // namespace ptespec

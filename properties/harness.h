@@ -49,6 +49,14 @@ public:
 		writer_ = std::move(writer);
 		writer_gap_ = g;
 	}
+	// The writer if the read ended before its gap came (it then runs after
+	// the read: the callers' model expects it to have happened).
+	std::optional<call> take_writer()
+	{
+		std::optional<call> w = std::move(writer_);
+		writer_.reset();
+		return w;
+	}
 	void plan(const std::vector<hw_plan_event>& events)
 	{
 		plan_ = &events;

@@ -2,7 +2,7 @@
 //
 // The failing rows are the negative controls: they show the properties can
 // fail, found by checking (the checker never sees a strategy's name).  The
-// verdicts were established by `ptespec test --all --seed 1 --cases 1000`;
+// verdicts were established by `ptespec test --all --seed 1 --cases 2000`;
 // README "What the tool found" explains each failure with its
 // counterexample.  If a verdict here changes, the tool's finding changed:
 // re-run that command and update both.
@@ -33,7 +33,7 @@ constexpr verdict F = verdict::fails;
 const std::vector<std::pair<const char*, std::array<verdict, nr_properties>>> table = {
 	{"mainline", {H, H, H, H, H, H, H, H}},
 	{"unfold", {H, H, H, H, H, H, H, H}},
-	{"gather-writeback", {H, H, F, H, H, H, H, H}},
+	{"gather-writeback", {H, F, F, H, H, H, H, H}},
 	{"simple", {H, H, F, H, H, H, H, H}},
 	{"robust", {F, H, H, H, H, H, H, H}},
 	{"early-return", {F, H, F, H, H, H, H, H}},
@@ -57,7 +57,7 @@ TEST_P(verdict_at_4k, is_what_the_tool_established)
 	const expected e = GetParam();
 	run_options o;
 	o.seed = 1;
-	o.cases = 1000;
+	o.cases = 2000;
 	const property_result r = run_property(registry::global().get(e.strategy), e.prop, o);
 	ASSERT_EQ(to_string(r.v), to_string(e.v)) << (r.v == verdict::fails ? format_counterexample(r) : "");
 	if (r.v == verdict::holds) {
@@ -116,7 +116,7 @@ TEST_P(verdict_at_granule, matches_4k)
 	run_options o;
 	o.gran = e.g;
 	o.seed = 1;
-	o.cases = e.v == F ? 1000 : 100;
+	o.cases = e.v == F ? 3000 : 100;
 	const property_result r = run_property(registry::global().get(e.strategy), e.prop, o);
 	ASSERT_EQ(to_string(r.v), to_string(e.v)) << (r.v == verdict::fails ? format_counterexample(r) : "");
 	if (r.v == verdict::fails) {
