@@ -39,26 +39,12 @@ void tag_range(const world_layout& w, std::size_t first, std::size_t last)
 
 // --- the callers as commands ---
 
-struct map_folio final : command {
+// A page fault over [first, first + nr) of one folio with one prot: what
+// the two fault paths share.
+struct fault_command : command {
 	std::size_t first = 0, nr = 1;
 	std::uint64_t prot = 0;
 
-	explicit map_folio(const world_model& m)
-	{
-		const world_layout& w = *m.layout;
-		const std::size_t f = *gen::folio(w);
-		const std::size_t ff = w.folio_first_page(f), fn = w.folios[f].nr_pages;
-		// Whole folio mostly; part of it when a VMA boundary cuts it.
-		const bool whole = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}});
-		first = ff;
-		nr = fn;
-		if (!whole) {
-			first = ff + *gen::uniform<std::size_t>(0, fn);
-			nr = *gen::uniform<std::size_t>(1, ff + fn - first + 1);
-		}
-		prot = *gen::user_prot();
-		hw = *gen::hw_plan(w, 1, first, first + nr);
-	}
 	void checkPreconditions(const world_model& m) const override
 	{
 		// set_ptes with nr > 1 only over entries that are not present.
@@ -72,6 +58,31 @@ struct map_folio final : command {
 		for (std::size_t p = first; p < first + nr; p++)
 			m.writable[p] = pte_write(prot);
 	}
+
+protected:
+	// Part of folio f: from a page in it to a page in it.
+	void pick_part(const world_layout& w, std::size_t f)
+	{
+		const std::size_t ff = w.folio_first_page(f), fn = w.folios[f].nr_pages;
+		first = ff + *gen::uniform<std::size_t>(0, fn);
+		nr = *gen::uniform<std::size_t>(1, ff + fn - first + 1);
+	}
+};
+
+struct map_folio final : fault_command {
+	explicit map_folio(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		const std::size_t f = *gen::folio(w);
+		// Whole folio mostly; part of it when a VMA boundary cuts it.
+		const bool whole = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}});
+		first = w.folio_first_page(f);
+		nr = w.folios[f].nr_pages;
+		if (!whole)
+			pick_part(w, f);
+		prot = *gen::user_prot();
+		hw = *gen::hw_plan(w, 1, first, first + nr);
+	}
 	void act(const world_model&, harness& h) const override
 	{
 		tag_range(h.layout(), first, first + nr);
@@ -80,31 +91,13 @@ struct map_folio final : command {
 	std::string what() const override { return fmt::format("fault: map #{}..#{} prot {:#x}", first, first + nr - 1, prot); }
 };
 
-struct fault_pages final : command {
-	std::size_t first = 0, nr = 1;
-	std::uint64_t prot = 0;
-
+struct fault_pages final : fault_command {
 	explicit fault_pages(const world_model& m)
 	{
 		const world_layout& w = *m.layout;
-		const std::size_t f = *gen::folio(w);
-		const std::size_t ff = w.folio_first_page(f), fn = w.folios[f].nr_pages;
-		first = ff + *gen::uniform<std::size_t>(0, fn);
-		nr = *gen::uniform<std::size_t>(1, ff + fn - first + 1);
+		pick_part(w, *gen::folio(w));
 		prot = *gen::user_prot();
 		hw = *gen::hw_plan(w, nr, first, first + nr);
-	}
-	void checkPreconditions(const world_model& m) const override
-	{
-		if (!m.adversarial)
-			for (std::size_t p = first; p < first + nr; p++)
-				RC_PRE(m.pages[p] != page_state::present);
-	}
-	void apply(world_model& m) const override
-	{
-		m.set(first, first + nr, page_state::present);
-		for (std::size_t p = first; p < first + nr; p++)
-			m.writable[p] = pte_write(prot);
 	}
 	void act(const world_model&, harness& h) const override { h.fault_pages(first, nr, prot); }
 	std::string what() const override
