@@ -5,7 +5,7 @@
 // values are symbolic.  Where a strategy branches on a word (m.branch), the
 // machine asks a path_oracle, which follows a prefix of decisions and checks
 // each new one for feasibility; the proofs re-run the strategy once per
-// feasible path (proofs/explore.h).
+// feasible path (proofs/prover.h).
 //
 // The hardware (BRIEF §3), encoded once here, for every strategy:
 //
@@ -73,47 +73,77 @@ struct sym_call_result {
 // Decides the strategy's branches on one path: replays `prefix`, then takes
 // the first feasible side of each new decision, noting the other side when
 // it is feasible too.  Feasible means: consistent with the assumptions and
-// the decisions so far (a solver push/pop per new decision).
+// the decisions so far (a solver query per new decision).
+//
+// The prefix records every branch the path took, constant ones included, so
+// a replay costs neither a simplification nor a solver call.
 class path_oracle {
 public:
 	struct infeasible_path {};
+	// One branch of a path: its outcome, and whether it was a decision
+	// (both sides possible) or forced by the terms themselves.
+	struct step {
+		bool taken;
+		bool decision;
+	};
 
-	path_oracle(z3::solver& s, std::vector<bool> prefix) : s_(s), prefix_(std::move(prefix)) {}
+	path_oracle(z3::solver& s, std::vector<step> prefix) : s_(s), prefix_(std::move(prefix)) {}
+
+	bool replaying() const { return pos_ < prefix_.size(); }
+
+	// Replays the next recorded branch on `cond`.
+	bool replay(const z3::expr& cond)
+	{
+		const step st = prefix_[pos_++];
+		taken_.push_back(st);
+		if (st.decision)
+			assume(st.taken ? cond : !cond);
+		return st.taken;
+	}
+
+	// A branch whose condition simplified to a constant.
+	bool forced(bool value)
+	{
+		pos_++;
+		taken_.push_back({value, false});
+		return value;
+	}
 
 	bool decide(const z3::expr& cond)
 	{
-		bool take;
-		if (pos_ < prefix_.size()) {
-			take = prefix_[pos_];
-		} else {
-			const bool yes = feasible(cond);
-			const bool no = feasible(!cond);
-			// Neither side: the decisions so far are themselves
-			// contradictory (an earlier check could only say
-			// "unknown"); the path needs no proof.
-			if (!yes && !no)
-				throw infeasible_path{};
-			take = yes;
-			if (yes && no) {
-				std::vector<bool> other(taken_.begin(), taken_.end());
-				other.push_back(false);
-				alternatives_.push_back(std::move(other));
-			}
+		const bool yes = feasible(cond);
+		const bool no = feasible(!cond);
+		// Neither side: the decisions so far are themselves contradictory
+		// (an earlier check could only say "unknown"); the path needs no
+		// proof.
+		if (!yes && !no)
+			throw infeasible_path{};
+		const bool take = yes;
+		if (yes && no) {
+			std::vector<step> other(taken_.begin(), taken_.end());
+			other.push_back({false, true});
+			alternatives_.push_back(std::move(other));
 		}
 		pos_++;
-		taken_.push_back(take);
-		const z3::expr lit = take ? cond : !cond;
-		pc_.push_back(lit);
-		s_.add(lit);
+		taken_.push_back({take, yes && no});
+		// A side that alone is feasible is implied: no literal needed.
+		if (yes && no)
+			assume(take ? cond : !cond);
 		return take;
 	}
 
-	// The decisions this path took, and the prefixes left to explore.
-	const std::vector<bool>& taken() const { return taken_; }
-	const std::vector<std::vector<bool>>& alternatives() const { return alternatives_; }
+	// The branches this path took, and the prefixes left to explore.
+	const std::vector<step>& taken() const { return taken_; }
+	const std::vector<std::vector<step>>& alternatives() const { return alternatives_; }
 	const std::vector<z3::expr>& path_condition() const { return pc_; }
 
 private:
+	void assume(const z3::expr& lit)
+	{
+		pc_.push_back(lit);
+		s_.add(lit);
+	}
+
 	bool feasible(const z3::expr& c)
 	{
 		z3::expr_vector a(c.ctx());
@@ -123,10 +153,10 @@ private:
 	}
 
 	z3::solver& s_;
-	std::vector<bool> prefix_;
+	std::vector<step> prefix_;
 	std::size_t pos_ = 0;
-	std::vector<bool> taken_;
-	std::vector<std::vector<bool>> alternatives_;
+	std::vector<step> taken_;
+	std::vector<std::vector<step>> alternatives_;
 	std::vector<z3::expr> pc_;
 };
 
@@ -194,11 +224,11 @@ public:
 
 	bool branch(const z3::expr& c)
 	{
+		if (oracle_.replaying())
+			return oracle_.replay(c);
 		const z3::expr s = c.simplify();
-		if (s.is_true())
-			return true;
-		if (s.is_false())
-			return false;
+		if (s.is_true() || s.is_false())
+			return oracle_.forced(s.is_true());
 		return oracle_.decide(s);
 	}
 	z3::expr lit(std::uint64_t v) const { return ctx_.bv_val(v, 64); }
@@ -219,6 +249,10 @@ public:
 	// --- the proof side ---
 
 	void set_folios(std::vector<folio_extent> f) { folios_ = std::move(f); }
+	// The ordinal of the next call in its scenario: names its hardware
+	// slots (the prover runs each call of a scenario on a fresh machine
+	// from the merged state, see proofs/prover.h).
+	void set_call_ordinal(std::size_t c) { call_ = c; }
 	// With hardware off no slot is created (the helper algebra, dry runs).
 	void set_hardware(bool on) { hw_ = on; }
 	const std::vector<z3::expr>& table() const { return table_; }

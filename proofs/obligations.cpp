@@ -1,5 +1,8 @@
 #include "proofs/obligations.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "model/pte.h"
@@ -10,6 +13,17 @@
 namespace ptespec::proofs {
 
 namespace {
+
+// One Z3 context for the process, never destroyed: tearing a context down
+// after a large obligation took Z3 4.8 longer than the proof itself (88 s
+// after a 15 s batch-or at CONT_PTES 32), however few terms were still
+// referenced.  It stays reachable from here, so a leak checker does not
+// count it.
+z3::context& shared_context()
+{
+	static z3::context* ctx = new z3::context;
+	return *ctx;
+}
 
 std::string cont_name(const geometry& g) { return fmt::format("cont{}", g.cont_ptes); }
 
@@ -31,25 +45,46 @@ std::vector<std::size_t> offsets(std::size_t c, bool every, bool quick = false)
 	return {0, 1, 2, c / 2, c - 2, c - 1};
 }
 
-// Merges one case's verdict into the obligation's.
-void merge(proof_result& r, proof_verdict v)
+// The ranges [i, e) of batch-or over a table of two runs of c entries:
+// every start and every length up to o.every_range_upto entries per run;
+// above that, the starts and ends that decide what a strategy does: each
+// on, next to and inside a run edge, one entry or two, inside one run or
+// across both (a case at CONT_PTES 128 costs ~0.25 s of solver time, so
+// every (start, length) there -- 32,896 of them -- is out of reach).
+std::vector<std::pair<std::size_t, std::size_t>> batch_ranges(std::size_t c, const prove_options& o)
 {
-	if (v == proof_verdict::refuted || r.verdict == proof_verdict::refuted)
-		r.verdict = proof_verdict::refuted;
-	else if (v == proof_verdict::unknown)
-		r.verdict = proof_verdict::unknown;
+	std::vector<std::pair<std::size_t, std::size_t>> out;
+	const std::size_t n = 2 * c;
+	if (o.quick) {
+		for (std::size_t i : {std::size_t{0}, std::size_t{1}, c - 1, c, c + 1})
+			for (std::size_t e : {i + 1, c, c + 1, n - 1, n})
+				if (e > i && e <= n)
+					out.emplace_back(i, e);
+		return out;
+	}
+	if (c <= o.every_range_upto) {
+		for (std::size_t i = 0; i < n; i++)
+			for (std::size_t e = i + 1; e <= n; e++)
+				out.emplace_back(i, e);
+		return out;
+	}
+	for (std::size_t i : {std::size_t{0}, std::size_t{1}, c / 2, c - 1, c, c + 1, n - 1})
+		for (std::size_t e : {i + 1, i + 2, c - 1, c, c + 1, n - 1, n})
+			if (e > i && e <= n && std::find(out.begin(), out.end(), std::pair{i, e}) == out.end())
+				out.emplace_back(i, e);
+	return out;
+}
+
+std::string ranges_note(std::size_t c, const prove_options& o)
+{
+	if (o.quick)
+		return "quick: starts 0,1,c-1,c,c+1 x ends i+1,c,c+1,2c-1,2c";
+	if (c <= o.every_range_upto)
+		return "every start and length";
+	return "starts 0,1,c/2,c-1,c,c+1,2c-1 x ends i+1,i+2,c-1,c,c+1,2c-1,2c: each run edge, inside, across";
 }
 
 z3::expr eq(const sym_flags& a, const sym_flags& b) { return a.y == b.y && a.d == b.d; }
-
-// One call on the symbolic machine, bracketed like run_call.
-sym_call_result run_sym(strategy& s, symbolic_machine& m, const call& c)
-{
-	m.begin_call();
-	sym_call_result r = s.invoke(m, c);
-	m.end_call();
-	return r;
-}
 
 } // namespace
 
@@ -71,55 +106,40 @@ proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_optio
 	r.obligation = fmt::format("{}/{}", full ? "batch-or" : "batch-or-full0", cont_name(geo));
 	r.strategy = s.info().name;
 	r.gran = g;
-	const std::vector<std::size_t> off = offsets(c, false, o.quick);
-	std::vector<std::size_t> points;	// positions in the two-run table
-	for (std::size_t k : off) {
-		points.push_back(k);
-		points.push_back(c + k);
-	}
-	points.push_back(2 * c);
-	std::size_t cases = 0;
-	for (std::size_t i : points) {
-		for (std::size_t e : points) {
-			if (e <= i || i >= 2 * c)
-				continue;
-			cases++;
-			z3::context ctx;
-			const sym_world w = folded_runs(ctx, g, 2);
-			const call cl{call_kind::get_and_clear_full_ptes, i, e - i, full, 0, 0};
-			auto scenario = [&](symbolic_machine& m) {
-				const std::vector<z3::expr> q = m.table();
-				const sym_call_result res = run_sym(s, m, cl);
-				const auto& t = m.table();
-				const auto& taken = m.taken();
-				path_result pr;
-				pr.calls = {cl};
+	const std::vector<std::pair<std::size_t, std::size_t>> ranges = batch_ranges(c, o);
+	z3::context& ctx = shared_context();
+	const sym_world w = folded_runs(ctx, g, 2);
+	case_batch batch(ctx, s, o, r);
+	for (const auto& [i, e] : ranges) {
+		{
+			scenario sc;
+			sc.calls = {call{call_kind::get_and_clear_full_ptes, i, e - i, full, 0, 0}};
+			sc.observe = [&](const sym_step& st, std::vector<claim>& claims) {
+				const auto& q = st.before;
+				const auto& t = st.after;
 				z3::expr took = ctx.bool_val(true);
 				sym_flags acc = no_flags(ctx);
 				z3::expr same = ctx.bool_val(true);
 				for (std::size_t p = 0; p < t.size(); p++) {
 					const z3::expr was = pte_valid(q[p]);
 					if (p >= i && p < e) {
-						took = took && z3::implies(was, !pte_valid(t[p]) && pte_valid(taken[p]));
-						const sym_flags f = own_flags(taken[p]);
+						took = took && z3::implies(was, !pte_valid(t[p]) && pte_valid(st.taken[p]));
+						const sym_flags f = own_flags(st.taken[p]);
 						acc = acc | sym_flags{was && f.y, was && f.d};
 						continue;
 					}
 					same = same && z3::ite(was, pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
 				}
-				pr.claims.push_back({property::batch_or, took && eq(reported_flags(res, q[i]), acc), {}});
-				pr.claims.push_back({property::isolation, same, {}});
-				return pr;
+				claims.push_back({property::batch_or, took && eq(reported_flags(st.result, q[i]), acc), {}});
+				claims.push_back({property::isolation, same, {}});
 			};
-			merge(r, prove_paths(ctx, w, scenario, o, r));
-			if (r.verdict == proof_verdict::refuted)
+			if (!batch.add(w, sc))
 				break;
 		}
-		if (r.verdict == proof_verdict::refuted)
-			break;
 	}
-	r.detail += fmt::format("{} (i, nr) cases over 2 runs{}, full={}, any number of hw events per gap", cases,
-			       " (run offsets 0,1,2,c/2,c-2,c-1 and the ends)", full ? 1 : 0);
+	r.verdict = batch.check();
+	r.detail += fmt::format("{} (i, nr) ranges over 2 runs ({}), full={}, any number of hw events per gap",
+			       ranges.size(), ranges_note(c, o), full ? 1 : 0);
 	r.seconds = clock.seconds();
 	return r;
 }
@@ -149,44 +169,43 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 	r.gran = g;
 	std::size_t cases = 0;
 	const std::vector<std::size_t> mids = offsets(c, false, o.quick);
+	z3::context& ctx = shared_context();
+	case_batch batch(ctx, s, o, r);
+	bool refuted = false;
 	for (call_kind k : {call_kind::ptep_get, call_kind::ptep_get_and_clear_full, call_kind::get_and_clear_full_ptes}) {
 		if (!s.implements(k))
 			continue;
 		for (std::size_t mid : mids) {
+			if (refuted)
+				break;
 			cases++;
-			z3::context ctx;
 			const sym_world w = folded_runs(ctx, g, 1, mid);
 			const call cl{k, mid, k == call_kind::get_and_clear_full_ptes ? c - mid : 1, true, 0, 0};
-			auto scenario = [&](symbolic_machine& m) {
-				const std::vector<z3::expr> q = m.table();
+			scenario sc;
+			sc.calls = {cl};
+			sc.observe = [&](const sym_step& st, std::vector<claim>& claims) {
+				const auto& q = st.before;
+				const auto& t = st.after;
 				std::vector<sym_flags> pending;
 				for (std::size_t page = 0; page < c; page++)
 					pending.push_back(ref_flags(q, geo, page));
-				const sym_call_result res = run_sym(s, m, cl);
-				const auto& t = m.table();
-				const call_ledger led = settle_call(cl, geo, q, t, pending, reported_flags(res, q[mid]),
-								    m.events());
-				path_result pr;
-				pr.calls = {cl};
+				const call_ledger led = settle_call(cl, geo, q, t, pending, reported_flags(st.result, q[mid]),
+								    st.events);
 				if (p == property::no_loss) {
-					pr.claims.push_back({property::no_loss, led.no_loss, {}});
-					return pr;
+					claims.push_back({property::no_loss, led.no_loss, {}});
+					return;
 				}
-				pr.claims.push_back({property::per_call, led.per_call, {}});
+				claims.push_back({property::per_call, led.per_call, {}});
 				for (std::size_t page = 0; page < c; page++) {
 					const z3::expr inv = z3::implies(pte_valid(t[page]),
 									 subset(led.pending_after[page], ref_flags(t, geo, page)));
-					pr.claims.push_back({property::per_call, inv, {call{call_kind::ptep_get, page}}});
+					claims.push_back({property::per_call, inv, {call{call_kind::ptep_get, page}}});
 				}
-				return pr;
 			};
-			merge(r, prove_paths(ctx, w, scenario, o, r));
-			if (r.verdict == proof_verdict::refuted)
-				break;
+			refuted = !batch.add(w, sc);
 		}
-		if (r.verdict == proof_verdict::refuted)
-			break;
 	}
+	r.verdict = batch.check();
 	r.detail += fmt::format("{} cases: 3 calls x teardown position m{}, any number of hw events per gap", cases,
 			       " in {0,1,2,c/2,c-2,c-1}");
 	r.seconds = clock.seconds();
@@ -220,39 +239,33 @@ proof_result prove_exit(strategy& s, granule g, bool batched, const prove_option
 			calls.push_back({call_kind::ptep_get_and_clear_full, k, 1, true, 0, 0});
 		}
 	}
-	z3::context ctx;
+	z3::context& ctx = shared_context();
 	const sym_world w = folded_runs(ctx, g, 1);
-	auto scenario = [&](symbolic_machine& m) {
-		path_result pr;
-		pr.calls = calls;
-		std::vector<sym_flags> pending;
-		sym_flags present = no_flags(ctx);
-		for (std::size_t page = 0; page < c; page++) {
-			pending.push_back(ref_flags(m.table(), geo, page));
-			present = present | own_flags(m.table()[page]);
-		}
-		sym_flags covered = no_flags(ctx);
-		std::size_t seen = 0;
-		for (const call& cl : calls) {
-			const std::vector<z3::expr> q = m.table();
-			const sym_call_result res = run_sym(s, m, cl);
-			const sym_flags rf = reported_flags(res, q[cl.index]);
-			const std::vector<sym_event> evs(m.events().begin() + static_cast<std::ptrdiff_t>(seen),
-							 m.events().end());
-			seen = m.events().size();
-			const call_ledger led = settle_call(cl, geo, q, m.table(), pending, rf, evs);
-			pr.claims.push_back({property::per_call, led.per_call, {}});
-			pending = led.pending_after;
-			if (semantics_of(cl).hands_off)
-				covered = covered | rf;
-		}
-		for (const sym_event& e : m.events())
+	std::vector<sym_flags> pending;
+	sym_flags present = no_flags(ctx);
+	for (std::size_t page = 0; page < c; page++) {
+		pending.push_back(ref_flags(w.initial, geo, page));
+		present = present | own_flags(w.initial[page]);
+	}
+	sym_flags covered = no_flags(ctx);
+	scenario sc;
+	sc.calls = calls;
+	sc.observe = [&](const sym_step& st, std::vector<claim>& claims) {
+		const sym_flags rf = reported_flags(st.result, st.before[st.c.index]);
+		const call_ledger led = settle_call(st.c, geo, st.before, st.after, pending, rf, st.events);
+		claims.push_back({property::per_call, led.per_call, {}});
+		pending = led.pending_after;
+		if (semantics_of(st.c).hands_off)
+			covered = covered | rf;
+		for (const sym_event& e : st.events)
 			present = present | sym_flags{e.fired, e.fired && e.write};
 		// no-loss first: it names the graver failure when both fail.
-		pr.claims.insert(pr.claims.begin(), claim{property::no_loss, subset(present, covered), {}});
-		return pr;
+		if (st.ordinal + 1 == calls.size())
+			claims.insert(claims.begin(), claim{property::no_loss, subset(present, covered), {}});
 	};
-	merge(r, prove_paths(ctx, w, scenario, o, r));
+	case_batch batch(ctx, s, o, r);
+	batch.add(w, sc);
+	r.verdict = batch.check();
 	r.detail += fmt::format("{} calls over one folded run, any number of hw events per gap", calls.size());
 	r.seconds = clock.seconds();
 	return r;
@@ -271,22 +284,26 @@ std::vector<proof_result> prove_strategy(strategy& s, granule g, const prove_opt
 					 const std::function<void(const proof_result&)>& done)
 {
 	std::vector<proof_result> out;
-	auto add = [&](proof_result r) {
+	// Timed here, so the seconds include tearing the Z3 context down.
+	auto add = [&](const std::function<proof_result()>& prove) {
+		stopwatch clock;
+		proof_result r = prove();
+		r.seconds = clock.seconds();
 		replay_result(s, r);
 		if (done)
 			done(r);
 		out.push_back(std::move(r));
 	};
 	if (s.implements(call_kind::get_and_clear_full_ptes)) {
-		add(prove_batch_or(s, g, true, o));
-		add(prove_batch_or(s, g, false, o));
+		add([&] { return prove_batch_or(s, g, true, o); });
+		add([&] { return prove_batch_or(s, g, false, o); });
 	}
 	if (s.implements(call_kind::ptep_get) && s.implements(call_kind::ptep_get_and_clear_full)) {
-		add(prove_one_call(s, g, property::per_call, o));
-		add(prove_one_call(s, g, property::no_loss, o));
-		add(prove_exit(s, g, false, o));
+		add([&] { return prove_one_call(s, g, property::per_call, o); });
+		add([&] { return prove_one_call(s, g, property::no_loss, o); });
+		add([&] { return prove_exit(s, g, false, o); });
 		if (s.implements(call_kind::get_and_clear_full_ptes))
-			add(prove_exit(s, g, true, o));
+			add([&] { return prove_exit(s, g, true, o); });
 	}
 	return out;
 }

@@ -20,6 +20,7 @@
 
 #include <z3++.h>
 
+#include "impl/strategy.h"
 #include "model/call.h"
 #include "model/geometry.h"
 #include "model/hardware.h"
@@ -41,18 +42,35 @@ struct claim {
 	std::vector<call> witness;
 };
 
-// What one run of a scenario produced on one path.
-struct path_result {
-	std::vector<call> calls;	// the concrete calls made, in order
-	std::vector<claim> claims;
-};
-
 // The symbolic initial table and what is assumed of it.
 struct sym_world {
 	geometry geo;
 	std::vector<z3::expr> initial;
 	std::vector<z3::expr> assumptions;
 	std::vector<folio_extent> folios;
+};
+
+// One call of a scenario, merged over every feasible path the strategy took
+// through it: each term below is an ite over the paths' conditions (or the
+// one term every path agreed on), and each event's `fired` includes its
+// path's condition.  So a scenario of n calls costs the SUM of its calls'
+// paths, not their product: the state is joined at every call boundary.
+struct sym_step {
+	std::size_t ordinal = 0;	// position of the call in the scenario
+	call c;
+	std::vector<z3::expr> before, after;	// the table at call begin and end
+	sym_call_result result;
+	std::vector<z3::expr> taken;	// symbolic_machine::taken() at call end
+	std::vector<sym_event> events;	// this call's hardware slots
+	std::size_t paths = 0;
+};
+
+// A scenario: calls run in order from the world's table, each on every
+// feasible path; after each, `observe` states claims about it (it may keep
+// state across calls: the scenario object is used once).
+struct scenario {
+	std::vector<call> calls;
+	std::function<void(const sym_step&, std::vector<claim>&)> observe;
 };
 
 // A hardware event of a counterexample: before the gap-th primitive of the
@@ -91,17 +109,49 @@ struct proof_result {
 struct prove_options {
 	unsigned timeout_ms = 60000;	// per solver call
 	bool quick = false;	// fewer positions per run (0, 1, c-1): for tests
-	// Paths per case before giving up with `unknown`: a strategy that
-	// branches on a flag per entry has 2^n paths (no merging behind its back).
-	std::size_t max_paths = 64;
+	// Paths per call before giving up with `unknown`: a strategy that
+	// branches on a flag per entry inside one call has 2^n paths there
+	// (paths are joined only at call boundaries).
+	std::size_t max_paths = 512;
+	// batch-or tries every (start, length) when a run has at most this many
+	// entries, and the deciding ends of every start above (obligations.cpp).
+	std::size_t every_range_upto = 16;
+	// Cases per solver question (case_batch): as many as keep the table
+	// entries of the batch under this.
+	std::size_t batch_entries = 4096;
 };
 
-// Runs `scenario` on every feasible path from `world` and checks its claims.
-// Adds paths and formulas to `into`; returns the verdict of this case.
-// On refutation fills into.ce (the first counterexample found).
-proof_verdict prove_paths(z3::context& ctx, const sym_world& world,
-			  const std::function<path_result(symbolic_machine&)>& scenario, const prove_options& o,
-			  proof_result& into);
+// The cases of one obligation.  Each case runs at once (every call on every
+// feasible path, joined at call boundaries); their claims are checked
+// together, `prove_options::batch` cases per solver question.  Adds paths
+// and formulas to `into`; on refutation fills into.ce with the case the
+// model breaks.
+class case_batch {
+public:
+	case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into);
+	// false once a case has been refuted (the caller may stop adding).
+	bool add(const sym_world& world, const scenario& sc);
+	// Checks what is left; the verdict over every case added.
+	proof_verdict check();
+
+private:
+	struct pending_case {
+		sym_world world;
+		std::vector<call> calls;
+		std::vector<sym_event> events;
+		std::vector<claim> claims;
+	};
+	void flush();
+	void note(const std::string& why);
+
+	z3::context& ctx_;
+	strategy& strat_;
+	const prove_options& o_;
+	proof_result& into_;
+	z3::solver oracle_solver_;
+	std::vector<pending_case> cases_;
+	proof_verdict verdict_ = proof_verdict::proved;
+};
 
 // A timer for proof_result::seconds.
 class stopwatch {

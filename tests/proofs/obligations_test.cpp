@@ -47,16 +47,16 @@ TEST(proofs, every_builtin_strategy_runs_on_the_symbolic_machine)
 		z3::context ctx;
 		const sym_world w = folded_runs(ctx, granule::k4, 2, 3);
 		proof_result r;
-		auto scenario = [&](symbolic_machine& m) {
-			for (const call& c : {call{call_kind::ptep_get_and_clear_full, 3, 1, true}}) {
-				m.begin_call();
-				const sym_call_result res = s->invoke(m, c);
-				m.end_call();
-				EXPECT_TRUE(res.pte.has_value());
-			}
-			return path_result{};
+		scenario sc;
+		sc.calls = {call{call_kind::ptep_get_and_clear_full, 3, 1, true}};
+		sc.observe = [&](const sym_step& st, std::vector<claim>& claims) {
+			EXPECT_TRUE(st.result.pte.has_value());
+			// The entry is cleared on every path.
+			claims.push_back({property::no_loss, !pte_valid(st.after[3]), {}});
 		};
-		EXPECT_EQ(prove_paths(ctx, w, scenario, quick(), r), proof_verdict::proved);
+		case_batch batch(ctx, *s, quick(), r);
+		batch.add(w, sc);
+		EXPECT_EQ(batch.check(), proof_verdict::proved);
 		EXPECT_GE(r.paths, 1u);
 		RecordProperty(s->info().name + "_paths", static_cast<int>(r.paths));
 	}
