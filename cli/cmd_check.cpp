@@ -33,29 +33,6 @@ struct check_cli {
 	bool json = false;
 };
 
-// The proofs' word for one (strategy, granule, property): refuted beats
-// unknown beats proved; "" when no obligation covers it.
-std::string proof_word(const std::vector<proofs::proof_result>& rs, const std::string& strat, granule g, property p)
-{
-	std::string w;
-	for (const auto& r : rs) {
-		if (r.strategy != strat || r.gran != g)
-			continue;
-		bool covers = false;
-		for (property q : proofs::covered_properties(r))
-			covers = covers || q == p;
-		if (!covers)
-			continue;
-		if (r.verdict == proofs::proof_verdict::refuted)
-			w = "refuted";
-		else if (r.verdict == proofs::proof_verdict::unknown && w != "refuted")
-			w = "unknown";
-		else if (w.empty())
-			w = "proved";
-	}
-	return w;
-}
-
 int run_check(const check_cli& c)
 {
 	const std::vector<strategy*> strategies = c.sel.resolve();
@@ -84,7 +61,7 @@ int run_check(const check_cli& c)
 				ro.seed = c.seed;
 				ro.cases = c.cases;
 				const property_result pr = run_property(*s, p, ro);
-				const std::string pw = proof_word(proved, s->info().name, g, p);
+				const std::string pw = proofs::proof_word(proved, s->info().name, g, p);
 				const std::string word =
 					std::string(to_string(pr.v)) + (pw.empty() ? "" : "+" + pw);
 				const bool bad = pr.v == verdict::fails || (!pw.empty() && pw != "proved");

@@ -25,6 +25,7 @@ struct prove_cli {
 	selection sel;
 	std::vector<std::string> granules{"4k"};
 	unsigned timeout_ms = 60000;
+	bool every_range = false;
 	bool json = false;
 };
 
@@ -36,6 +37,8 @@ int run_prove(const prove_cli& p)
 		throw usage_error("--timeout-ms 0: expected a positive number of milliseconds");
 	proofs::prove_options o;
 	o.timeout_ms = p.timeout_ms;
+	if (p.every_range)
+		o.every_range_upto = 32;
 	// Lines stream as results arrive: a long run shows where it is.
 	auto line = [](const proofs::proof_result& r) {
 		fmt::print("{:<14} {:<36} {:<5} {:<8} {:>8.2f} {:>6}  {}\n", r.strategy.empty() ? "-" : r.strategy,
@@ -95,6 +98,9 @@ action define_prove(CLI::App& sub)
 	p->sel.define(sub);
 	sub.add_option("--granule", p->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
 	sub.add_option("--timeout-ms", p->timeout_ms, "solver time limit per formula (default 60000)");
+	sub.add_flag("--every-range", p->every_range,
+		     "batch-or over every (start, length) of two runs at CONT_PTES 16 and 32 (default: the run-edge "
+		     "starts and ends)");
 	sub.add_flag("--json", p->json, "print the results as JSON");
 	return [p] { return run_prove(*p); };
 }

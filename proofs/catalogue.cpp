@@ -1,5 +1,7 @@
 #include "proofs/catalogue.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "model/errors.h"
@@ -49,6 +51,26 @@ std::vector<property> covered_properties(const proof_result& r)
 	if (n.starts_with("exit/"))
 		return {property::no_loss, property::per_call};
 	return {};
+}
+
+std::string proof_word(const std::vector<proof_result>& rs, const std::string& strategy, granule g, property p)
+{
+	bool covered = false, refuted = false, undecided = false;
+	for (const proof_result& r : rs) {
+		if (r.strategy != strategy || r.gran != g)
+			continue;
+		const std::vector<property> ps = covered_properties(r);
+		if (std::find(ps.begin(), ps.end(), p) == ps.end())
+			continue;
+		covered = true;
+		if (r.verdict == proof_verdict::refuted && r.ce && r.ce->prop == p)
+			refuted = true;
+		else if (r.verdict != proof_verdict::proved)
+			undecided = true;
+	}
+	if (!covered)
+		return "";
+	return refuted ? "refuted" : undecided ? "unknown" : "proved";
 }
 
 } // namespace ptespec::proofs

@@ -24,4 +24,11 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 // too, see obligations.cpp); empty for the helper algebra.
 std::vector<property> covered_properties(const proof_result& r);
 
+// The proofs' word on one (strategy, granule, property): "refuted" when an
+// obligation's counterexample violates that property, "unknown" when one
+// covering it was not decided (a timeout, the path budget, or a refutation
+// of another of its properties: the proof stops at the first), "proved"
+// when every covering obligation was proved, "" when none covers it.
+std::string proof_word(const std::vector<proof_result>& rs, const std::string& strategy, granule g, property p);
+
 } // namespace ptespec::proofs

@@ -106,11 +106,22 @@ proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_optio
 	r.obligation = fmt::format("{}/{}", full ? "batch-or" : "batch-or-full0", cont_name(geo));
 	r.strategy = s.info().name;
 	r.gran = g;
-	const std::vector<std::pair<std::size_t, std::size_t>> ranges = batch_ranges(c, o);
+	// Short ranges first: a strategy whose long batches branch per entry
+	// may exhaust the path budget there, and a broken one is usually
+	// broken on short ranges already.
+	std::vector<std::pair<std::size_t, std::size_t>> ranges = batch_ranges(c, o);
+	std::stable_sort(ranges.begin(), ranges.end(),
+			 [](const auto& a, const auto& b) { return a.second - a.first < b.second - b.first; });
 	z3::context& ctx = shared_context();
 	const sym_world w = folded_runs(ctx, g, 2);
-	case_batch batch(ctx, s, o, r);
+	case_batch batch(ctx, s, o, r, o.batch_entries);
+	std::size_t last_nr = 0;
 	for (const auto& [i, e] : ranges) {
+		// A question per length: a failure on short ranges is found before
+		// the long ones run.
+		if (e - i != last_nr && batch.check() == proof_verdict::refuted)
+			break;
+		last_nr = e - i;
 		{
 			scenario sc;
 			sc.calls = {call{call_kind::get_and_clear_full_ptes, i, e - i, full, 0, 0}};
@@ -170,7 +181,7 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 	std::size_t cases = 0;
 	const std::vector<std::size_t> mids = offsets(c, false, o.quick);
 	z3::context& ctx = shared_context();
-	case_batch batch(ctx, s, o, r);
+	case_batch batch(ctx, s, o, r, 0);
 	bool refuted = false;
 	for (call_kind k : {call_kind::ptep_get, call_kind::ptep_get_and_clear_full, call_kind::get_and_clear_full_ptes}) {
 		if (!s.implements(k))
@@ -263,7 +274,7 @@ proof_result prove_exit(strategy& s, granule g, bool batched, const prove_option
 		if (st.ordinal + 1 == calls.size())
 			claims.insert(claims.begin(), claim{property::no_loss, subset(present, covered), {}});
 	};
-	case_batch batch(ctx, s, o, r);
+	case_batch batch(ctx, s, o, r, 0);
 	batch.add(w, sc);
 	r.verdict = batch.check();
 	r.detail += fmt::format("{} calls over one folded run, any number of hw events per gap", calls.size());

@@ -18,8 +18,11 @@ std::string_view to_string(proof_verdict v)
 
 namespace {
 
-// A call needed more paths than the budget allows.
-struct path_budget_exhausted {};
+// A call needed more paths than the budget allows, or the obligation more
+// time.
+struct path_budget_exhausted {
+	std::string why;
+};
 
 z3::solver make_solver(z3::context& ctx, const prove_options& o, bool incremental)
 {
@@ -75,14 +78,18 @@ struct path_run {
 // decision prefixes: each run replays a prefix and leaves the alternatives
 // it found feasible for later runs) and joins the paths.
 sym_step run_joined(z3::context& ctx, z3::solver& s, strategy& strat, const sym_world& w,
-		    const std::vector<z3::expr>& table, const call& c, std::size_t ordinal, const prove_options& o)
+		    const std::vector<z3::expr>& table, const call& c, std::size_t ordinal, const prove_options& o,
+		    const stopwatch& clock)
 {
 	std::vector<path_run> runs;
 	std::vector<std::vector<path_oracle::step>> todo{{}};
 	std::size_t explored = 0;
 	while (!todo.empty()) {
 		if (explored++ == o.max_paths)
-			throw path_budget_exhausted{};
+			throw path_budget_exhausted{fmt::format("{} needs more than {} paths", describe(c), o.max_paths)};
+		if (clock.seconds() > o.run_seconds)
+			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths", describe(c),
+								o.run_seconds)};
 		std::vector<path_oracle::step> prefix = std::move(todo.back());
 		todo.pop_back();
 		s.push();
@@ -170,8 +177,9 @@ counterexample extract(const z3::model& mdl, const sym_world& world, const scena
 
 } // namespace
 
-case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into)
-	: ctx_(ctx), strat_(s), o_(o), into_(into), oracle_solver_(make_solver(ctx, o, true))
+case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into,
+		       std::size_t entries)
+	: ctx_(ctx), strat_(s), o_(o), into_(into), entries_(entries), oracle_solver_(make_solver(ctx, o, true))
 {
 }
 
@@ -192,10 +200,10 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		sym_step st;
 		try {
-			st = run_joined(ctx_, s, strat_, world, table, sc.calls[k], k, o_);
-		} catch (const path_budget_exhausted&) {
+			st = run_joined(ctx_, s, strat_, world, table, sc.calls[k], k, o_, clock_);
+		} catch (const path_budget_exhausted& e) {
 			s.pop();
-			note(fmt::format("{} needs more than {} paths", describe(sc.calls[k]), o_.max_paths));
+			note(e.why);
 			verdict_ = proof_verdict::unknown;
 			return true;
 		}
@@ -208,7 +216,7 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	s.pop();
 	cases_.push_back(std::move(pc));
 	// Big tables make big formulas: fewer cases per question.
-	if (cases_.size() * world.initial.size() >= o_.batch_entries)
+	if (cases_.size() * world.initial.size() >= entries_)
 		flush();
 	return verdict_ != proof_verdict::refuted;
 }

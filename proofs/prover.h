@@ -114,11 +114,26 @@ struct prove_options {
 	// (paths are joined only at call boundaries).
 	std::size_t max_paths = 512;
 	// batch-or tries every (start, length) when a run has at most this many
-	// entries, and the deciding ends of every start above (obligations.cpp).
-	std::size_t every_range_upto = 16;
-	// Cases per solver question (case_batch): as many as keep the table
-	// entries of the batch under this.
-	std::size_t batch_entries = 4096;
+	// entries, and the run-edge starts and ends above (obligations.cpp).
+	std::size_t every_range_upto = 0;
+	// Seconds an obligation may spend running the strategy on paths before
+	// it gives up with `unknown` (solver time is bounded by timeout_ms).
+	double run_seconds = 30;
+	// Table entries per solver question for batch-or (case_batch): its
+	// cases share most terms, so one question for many is cheaper.
+	std::size_t batch_entries = 16384;
+};
+
+// A timer for proof_result::seconds.
+class stopwatch {
+public:
+	double seconds() const
+	{
+		return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+	}
+
+private:
+	std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };
 
 // The cases of one obligation.  Each case runs at once (every call on every
@@ -128,7 +143,9 @@ struct prove_options {
 // model breaks.
 class case_batch {
 public:
-	case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into);
+	// `entries`: how many table entries (summed over cases) one formula
+	// may hold before it is checked; 0 checks every case alone.
+	case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into, std::size_t entries);
 	// false once a case has been refuted (the caller may stop adding).
 	bool add(const sym_world& world, const scenario& sc);
 	// Checks what is left; the verdict over every case added.
@@ -148,21 +165,12 @@ private:
 	strategy& strat_;
 	const prove_options& o_;
 	proof_result& into_;
+	std::size_t entries_;
+	stopwatch clock_;
 	z3::solver oracle_solver_;
 	std::vector<pending_case> cases_;
 	proof_verdict verdict_ = proof_verdict::proved;
 };
 
-// A timer for proof_result::seconds.
-class stopwatch {
-public:
-	double seconds() const
-	{
-		return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-	}
-
-private:
-	std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
-};
 
 } // namespace ptespec::proofs
