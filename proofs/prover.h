@@ -163,7 +163,7 @@ private:
 
 	z3::context& ctx_;
 	strategy& strat_;
-	const prove_options& o_;
+	const prove_options o_; // a copy: callers pass temporaries
 	proof_result& into_;
 	std::size_t entries_;
 	stopwatch clock_;
