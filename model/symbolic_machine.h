@@ -33,6 +33,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <z3++.h>
@@ -41,6 +43,7 @@
 #include "model/errors.h"
 #include "model/geometry.h"
 #include "model/history.h"
+#include "model/bit_slicer.h"
 #include "model/pte.h"
 #include "model/symbolic_word.h"
 
@@ -70,6 +73,56 @@ struct sym_call_result {
 	std::optional<z3::expr> changed;
 };
 
+// The solver side of the path oracle, shared by every path of a case:
+// branch conditions in bit-level form (bit_slicer.h), and a proxy constant
+// p per literal with (p => literal) asserted once, so a path is checked
+// with its decisions as assumptions, with no push or pop: what the solver
+// learnt on one path serves the next.
+class path_solver {
+public:
+	explicit path_solver(z3::solver& s) : s_(s), slicer_(s.ctx()) {}
+
+	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
+
+	// Whether `lit` is consistent with the assumptions and `decided`; when
+	// it is, a model that shows it (none when the solver only says unknown,
+	// which counts as consistent: exploring too much is safe, too little
+	// is not).
+	struct answer {
+		bool feasible;
+		std::optional<z3::model> witness;
+	};
+	answer feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
+	{
+		z3::expr_vector a(lit.ctx());
+		for (const z3::expr& d : decided)
+			a.push_back(proxy(d));
+		a.push_back(proxy(lit));
+		switch (s_.check(a)) {
+		case z3::unsat: return {false, std::nullopt};
+		case z3::sat: return {true, s_.get_model()};
+		default: return {true, std::nullopt};
+		}
+	}
+
+private:
+	z3::expr proxy(const z3::expr& lit)
+	{
+		if (auto it = proxies_.find(lit.id()); it != proxies_.end())
+			return it->second.second;
+		const z3::expr p = lit.ctx().bool_const(("path!" + std::to_string(proxies_.size())).c_str());
+		s_.add(z3::implies(p, lit));
+		// The literal is kept with its proxy: an id names a term only while
+		// the term lives.
+		proxies_.emplace(lit.id(), std::pair{lit, p});
+		return p;
+	}
+
+	z3::solver& s_;
+	bit_slicer slicer_;
+	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
+};
+
 // Decides the strategy's branches on one path: replays `prefix`, then takes
 // the first feasible side of each new decision, noting the other side when
 // it is feasible too.  Feasible means: consistent with the assumptions and
@@ -86,8 +139,20 @@ public:
 		bool taken;
 		bool decision;
 	};
+	// A path left to explore: the branches to replay, and a model of its
+	// decisions when one is known.
+	struct alternative {
+		std::vector<step> prefix;
+		std::optional<z3::model> witness;
+	};
 
-	path_oracle(z3::solver& s, std::vector<step> prefix) : s_(s), prefix_(std::move(prefix)) {}
+	path_oracle(path_solver& solver, alternative start)
+		: solver_(solver), prefix_(std::move(start.prefix)), witness_(std::move(start.witness))
+	{
+	}
+
+	// The condition in the form the oracle decides on (bit level).
+	z3::expr normal(const z3::expr& cond) { return solver_.normal(cond); }
 
 	bool replaying() const { return pos_ < prefix_.size(); }
 
@@ -97,7 +162,7 @@ public:
 		const step st = prefix_[pos_++];
 		taken_.push_back(st);
 		if (st.decision)
-			assume(st.taken ? cond : !cond);
+			pc_.push_back(st.taken ? cond : !cond);
 		return st.taken;
 	}
 
@@ -109,54 +174,56 @@ public:
 		return value;
 	}
 
+	// A new decision.  A model of the path so far shows one side feasible
+	// without asking the solver: a decision costs one question, not two.
 	bool decide(const z3::expr& cond)
 	{
-		const bool yes = feasible(cond);
-		const bool no = feasible(!cond);
+		std::optional<path_solver::answer> yes, no;
+		if (witness_) {
+			const z3::expr v = witness_->eval(cond, true);
+			if (v.is_true())
+				yes = path_solver::answer{true, witness_};
+			else if (v.is_false())
+				no = path_solver::answer{true, witness_};
+		}
+		if (!yes)
+			yes = solver_.feasible(pc_, cond);
+		if (!no)
+			no = solver_.feasible(pc_, !cond);
 		// Neither side: the decisions so far are themselves contradictory
 		// (an earlier check could only say "unknown"); the path needs no
 		// proof.
-		if (!yes && !no)
+		if (!yes->feasible && !no->feasible)
 			throw infeasible_path{};
-		const bool take = yes;
-		if (yes && no) {
+		const bool both = yes->feasible && no->feasible;
+		const bool take = yes->feasible;
+		if (both) {
 			std::vector<step> other(taken_.begin(), taken_.end());
 			other.push_back({false, true});
-			alternatives_.push_back(std::move(other));
+			alternatives_.push_back({std::move(other), no->witness});
 		}
 		pos_++;
-		taken_.push_back({take, yes && no});
+		taken_.push_back({take, both});
+		witness_ = take ? yes->witness : no->witness;
 		// A side that alone is feasible is implied: no literal needed.
-		if (yes && no)
-			assume(take ? cond : !cond);
+		if (both)
+			pc_.push_back(take ? cond : !cond);
 		return take;
 	}
 
-	// The branches this path took, and the prefixes left to explore.
+	// The branches this path took, and the paths left to explore.
 	const std::vector<step>& taken() const { return taken_; }
-	const std::vector<std::vector<step>>& alternatives() const { return alternatives_; }
+	const std::vector<alternative>& alternatives() const { return alternatives_; }
+	// The literals of its decisions, in order.
 	const std::vector<z3::expr>& path_condition() const { return pc_; }
 
 private:
-	void assume(const z3::expr& lit)
-	{
-		pc_.push_back(lit);
-		s_.add(lit);
-	}
-
-	bool feasible(const z3::expr& c)
-	{
-		z3::expr_vector a(c.ctx());
-		a.push_back(c);
-		// unknown counts as feasible: exploring too much is safe, too little is not
-		return s_.check(a) != z3::unsat;
-	}
-
-	z3::solver& s_;
+	path_solver& solver_;
 	std::vector<step> prefix_;
+	std::optional<z3::model> witness_;	// satisfies the world and pc_
 	std::size_t pos_ = 0;
 	std::vector<step> taken_;
-	std::vector<std::vector<step>> alternatives_;
+	std::vector<alternative> alternatives_;
 	std::vector<z3::expr> pc_;
 };
 
@@ -224,12 +291,12 @@ public:
 
 	bool branch(const z3::expr& c)
 	{
+		const z3::expr n = oracle_.normal(c);
 		if (oracle_.replaying())
-			return oracle_.replay(c);
-		const z3::expr s = c.simplify();
-		if (s.is_true() || s.is_false())
-			return oracle_.forced(s.is_true());
-		return oracle_.decide(s);
+			return oracle_.replay(n);
+		if (n.is_true() || n.is_false())
+			return oracle_.forced(n.is_true());
+		return oracle_.decide(n);
 	}
 	z3::expr lit(std::uint64_t v) const { return ctx_.bv_val(v, 64); }
 

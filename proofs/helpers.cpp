@@ -78,10 +78,20 @@ const law laws[] = {
 
 } // namespace
 
+std::vector<std::string> helper_names()
+{
+	std::vector<std::string> out;
+	for (const law& l : laws)
+		out.push_back(fmt::format("helpers/{}", l.name));
+	return out;
+}
+
 std::vector<proof_result> prove_helpers(granule g, const prove_options& o)
 {
 	std::vector<proof_result> out;
 	for (const law& l : laws) {
+		if (!o.wants(fmt::format("helpers/{}", l.name)))
+			continue;
 		stopwatch clock;
 		z3::context ctx;
 		proof_result r;

@@ -1,5 +1,7 @@
 #include "proofs/ledger.h"
 
+#include <optional>
+
 #include "model/pte.h"
 
 namespace ptespec::proofs {
@@ -14,10 +16,9 @@ z3::expr subset(const sym_flags& a, const sym_flags& b) { return z3::implies(a.y
 
 namespace {
 
-sym_flags run_or(const std::vector<z3::expr>& t, const geometry& geo, std::size_t p)
+sym_flags run_or(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
 {
-	sym_flags f = no_flags(t[p].ctx());
-	const std::size_t first = geo.run_start(p);
+	sym_flags f = no_flags(t[first].ctx());
 	for (std::size_t k = first; k < first + geo.cont_ptes && k < t.size(); k++) {
 		const z3::expr in = pte_valid_cont(t[k]);
 		const sym_flags o = own_flags(t[k]);
@@ -34,13 +35,19 @@ bool in_range(const call& c, std::size_t p)
 
 } // namespace
 
-sym_flags ref_flags(const std::vector<z3::expr>& t, const geometry& geo, std::size_t p)
+std::vector<sym_flags> ref_flags(const std::vector<z3::expr>& t, const geometry& geo)
 {
-	const sym_flags run = run_or(t, geo, p);
-	const sym_flags own = own_flags(t[p]);
-	const z3::expr v = pte_valid(t[p]);
-	const z3::expr c = pte_cont(t[p]);
-	return {v && z3::ite(c, run.y, own.y), v && z3::ite(c, run.d, own.d)};
+	std::vector<sym_flags> out;
+	std::optional<sym_flags> run;
+	for (std::size_t p = 0; p < t.size(); p++) {
+		if (p % geo.cont_ptes == 0)
+			run = run_or(t, geo, p);
+		const sym_flags own = own_flags(t[p]);
+		const z3::expr v = pte_valid(t[p]);
+		const z3::expr c = pte_cont(t[p]);
+		out.push_back({v && z3::ite(c, run->y, own.y), v && z3::ite(c, run->d, own.d)});
+	}
+	return out;
 }
 
 sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begin)
@@ -90,13 +97,15 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 
 	// Does the range meet the begin-unit of a CONT event in run r?  Of a
 	// plain event on j?
-	auto cont_meets = [&](std::size_t run) {
+	std::vector<z3::expr> meets;	// per run
+	for (std::size_t run = 0; run * geo.cont_ptes < n; run++) {
 		z3::expr any = F;
 		for (std::size_t p = run * geo.cont_ptes; p < (run + 1) * geo.cont_ptes && p < n; p++)
 			if (in_range(c, p))
 				any = any || pte_valid(q[p]);
-		return any;
-	};
+		meets.push_back(any);
+	}
+	auto cont_meets = [&](std::size_t run) { return meets[run]; };
 
 	out.pending_after.assign(n, no_flags(ctx));
 	for (std::size_t p = 0; p < n; p++) {
@@ -120,9 +129,7 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 	// valid then.  A live flag is handed off by a report of it; otherwise
 	// the pages the call unmapped leave it, and it must still be visible
 	// through one of those left.
-	std::vector<sym_flags> ref_end;
-	for (std::size_t p = 0; p < n; p++)
-		ref_end.push_back(ref_flags(t, geo, p));
+	const std::vector<sym_flags> ref_end = ref_flags(t, geo);
 	for (unsigned flag : {1u, 2u}) {
 		z3::expr live = F, visible = F, met = F;
 		for (std::size_t p = 0; p < n; p++) {

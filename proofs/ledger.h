@@ -32,8 +32,9 @@ sym_flags operator|(const sym_flags& a, const sym_flags& b);
 // a is included in b.
 z3::expr subset(const sym_flags& a, const sym_flags& b);
 
-// What the reference ptep_get reads for page p (checker.cpp's ref_flags).
-sym_flags ref_flags(const std::vector<z3::expr>& t, const geometry& geo, std::size_t p);
+// What the reference ptep_get reads for each page of table t (checker.cpp's
+// ref_flags), each run's OR built once.
+std::vector<sym_flags> ref_flags(const std::vector<z3::expr>& t, const geometry& geo);
 
 // What a call reported, as the checker counts it: the returned entry's own
 // flags when the entry was valid at call begin.

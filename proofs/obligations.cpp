@@ -77,6 +77,18 @@ std::string ranges_note(std::size_t c, const prove_options& o)
 	return "starts 0,1,c/2,c-1,c,c+1,2c-1 x ends i+1,i+2,c-1,c,c+1,2c-1,2c: each run edge, inside, across";
 }
 
+std::string batch_or_name(const geometry& geo, bool full)
+{
+	return fmt::format("{}/{}", full ? "batch-or" : "batch-or-full0", cont_name(geo));
+}
+
+std::string one_call_name(property p) { return fmt::format("{}/one-call", to_string(p)); }
+
+std::string exit_name(const geometry& geo, bool batched)
+{
+	return fmt::format("exit/{}-{}", batched ? "batch" : "run", cont_name(geo));
+}
+
 z3::expr eq(const sym_flags& a, const sym_flags& b) { return a.y == b.y && a.d == b.d; }
 
 } // namespace
@@ -96,7 +108,7 @@ proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_optio
 	const geometry geo = geometry::of(g);
 	const std::size_t c = geo.cont_ptes;
 	proof_result r;
-	r.obligation = fmt::format("{}/{}", full ? "batch-or" : "batch-or-full0", cont_name(geo));
+	r.obligation = batch_or_name(geo, full);
 	r.strategy = s.info().name;
 	r.gran = g;
 	// Short ranges first: a strategy whose long batches branch per entry
@@ -166,19 +178,19 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 	const geometry geo = geometry::of(g);
 	const std::size_t c = geo.cont_ptes;
 	proof_result r;
-	r.obligation = fmt::format("{}/one-call", to_string(p));
+	r.obligation = one_call_name(p);
 	r.strategy = s.info().name;
 	r.gran = g;
 	std::size_t cases = 0;
 	const std::vector<std::size_t> mids = offsets(c, o.quick);
 	z3::context& ctx = shared_context();
 	case_batch batch(ctx, s, o, r, 0);
-	bool refuted = false;
+	bool stop = false;
 	for (call_kind k : {call_kind::ptep_get, call_kind::ptep_get_and_clear_full, call_kind::get_and_clear_full_ptes}) {
 		if (!s.implements(k))
 			continue;
 		for (std::size_t mid : mids) {
-			if (refuted)
+			if (stop)
 				break;
 			cases++;
 			const sym_world w = folded_runs(ctx, g, 1, mid);
@@ -188,9 +200,7 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 			sc.observe = [&](const sym_step& st, std::vector<claim>& claims) {
 				const auto& q = st.before;
 				const auto& t = st.after;
-				std::vector<sym_flags> pending;
-				for (std::size_t page = 0; page < c; page++)
-					pending.push_back(ref_flags(q, geo, page));
+				const std::vector<sym_flags> pending = ref_flags(q, geo);
 				const call_ledger led = settle_call(cl, geo, q, t, pending, reported_flags(st.result, q[mid]),
 								    st.events);
 				if (p == property::no_loss) {
@@ -198,13 +208,14 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 					return;
 				}
 				claims.push_back({property::per_call, led.per_call, {}});
+				const std::vector<sym_flags> visible = ref_flags(t, geo);
 				for (std::size_t page = 0; page < c; page++) {
 					const z3::expr inv = z3::implies(pte_valid(t[page]),
-									 subset(led.pending_after[page], ref_flags(t, geo, page)));
+									 subset(led.pending_after[page], visible[page]));
 					claims.push_back({property::per_call, inv, {call{call_kind::ptep_get, page}}});
 				}
 			};
-			refuted = !batch.add(w, sc);
+			stop = !batch.add(w, sc);
 		}
 	}
 	r.verdict = batch.check();
@@ -228,7 +239,7 @@ proof_result prove_exit(strategy& s, granule g, bool batched, const prove_option
 	const geometry geo = geometry::of(g);
 	const std::size_t c = geo.cont_ptes;
 	proof_result r;
-	r.obligation = fmt::format("exit/{}-{}", batched ? "batch" : "run", cont_name(geo));
+	r.obligation = exit_name(geo, batched);
 	r.strategy = s.info().name;
 	r.gran = g;
 	std::vector<call> calls;
@@ -243,12 +254,10 @@ proof_result prove_exit(strategy& s, granule g, bool batched, const prove_option
 	}
 	z3::context& ctx = shared_context();
 	const sym_world w = folded_runs(ctx, g, 1);
-	std::vector<sym_flags> pending;
+	std::vector<sym_flags> pending = ref_flags(w.initial, geo);
 	sym_flags present = no_flags(ctx);
-	for (std::size_t page = 0; page < c; page++) {
-		pending.push_back(ref_flags(w.initial, geo, page));
+	for (std::size_t page = 0; page < c; page++)
 		present = present | own_flags(w.initial[page]);
-	}
 	sym_flags covered = no_flags(ctx);
 	scenario sc;
 	sc.calls = calls;
@@ -273,6 +282,17 @@ proof_result prove_exit(strategy& s, granule g, bool batched, const prove_option
 	return r;
 }
 
+std::vector<std::string> obligation_names(granule g)
+{
+	const geometry geo = geometry::of(g);
+	std::vector<std::string> out = helper_names();
+	for (const std::string& n : {batch_or_name(geo, true), batch_or_name(geo, false),
+				     one_call_name(property::per_call), one_call_name(property::no_loss),
+				     exit_name(geo, false), exit_name(geo, true)})
+		out.push_back(n);
+	return out;
+}
+
 void replay_result(strategy& s, proof_result& r)
 {
 	if (r.verdict != proof_verdict::refuted || !r.ce)
@@ -287,7 +307,9 @@ std::vector<proof_result> prove_strategy(strategy& s, granule g, const prove_opt
 {
 	std::vector<proof_result> out;
 	// Timed here, so the seconds include tearing the Z3 context down.
-	auto add = [&](const std::function<proof_result()>& prove) {
+	auto add = [&](const std::string& name, const std::function<proof_result()>& prove) {
+		if (!o.wants(name))
+			return;
 		stopwatch clock;
 		proof_result r = prove();
 		r.seconds = clock.seconds();
@@ -296,16 +318,17 @@ std::vector<proof_result> prove_strategy(strategy& s, granule g, const prove_opt
 			done(r);
 		out.push_back(std::move(r));
 	};
+	const geometry geo = geometry::of(g);
 	if (s.implements(call_kind::get_and_clear_full_ptes)) {
-		add([&] { return prove_batch_or(s, g, true, o); });
-		add([&] { return prove_batch_or(s, g, false, o); });
+		add(batch_or_name(geo, true), [&] { return prove_batch_or(s, g, true, o); });
+		add(batch_or_name(geo, false), [&] { return prove_batch_or(s, g, false, o); });
 	}
 	if (s.implements(call_kind::ptep_get) && s.implements(call_kind::ptep_get_and_clear_full)) {
-		add([&] { return prove_one_call(s, g, property::per_call, o); });
-		add([&] { return prove_one_call(s, g, property::no_loss, o); });
-		add([&] { return prove_exit(s, g, false, o); });
+		add(one_call_name(property::per_call), [&] { return prove_one_call(s, g, property::per_call, o); });
+		add(one_call_name(property::no_loss), [&] { return prove_one_call(s, g, property::no_loss, o); });
+		add(exit_name(geo, false), [&] { return prove_exit(s, g, false, o); });
 		if (s.implements(call_kind::get_and_clear_full_ptes))
-			add([&] { return prove_exit(s, g, true, o); });
+			add(exit_name(geo, true), [&] { return prove_exit(s, g, true, o); });
 	}
 	return out;
 }

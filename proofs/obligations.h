@@ -17,6 +17,11 @@ namespace ptespec::proofs {
 
 // The helper algebra of tests/model/pte_test.cpp, for all 2^64 words.
 std::vector<proof_result> prove_helpers(granule g, const prove_options& o);
+std::vector<std::string> helper_names();
+
+// Every obligation name at granule g, helpers first (what --obligation
+// prefixes are matched against).
+std::vector<std::string> obligation_names(granule g);
 
 proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_options& o);
 proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o);

@@ -1,5 +1,8 @@
 #include "proofs/prover.h"
 
+#include <map>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "model/errors.h"
@@ -22,78 +25,184 @@ namespace {
 // time.
 struct path_budget_exhausted {
 	std::string why;
+	bool out_of_time = false;	// the obligation's run_seconds, not one call's paths
 };
 
 z3::solver make_solver(z3::context& ctx, const prove_options& o, bool incremental)
 {
 	// The incremental solver answers the many small feasibility questions
-	// of the path oracle; the final question is one large bit-vector
-	// formula, which bit-blasting to SAT solves much faster than the
-	// incremental core does.
-	z3::solver s = incremental ? z3::solver(ctx, "QF_BV") : z3::tactic(ctx, "qfbv").mk_solver();
+	// of the path oracle (bit-level conditions, see bit_slicer.h: the
+	// default solver answered them in half the time of the QF_BV one); the
+	// final question is one large bit-vector formula, which bit-blasting to
+	// SAT solves much faster than the incremental core does.
+	z3::solver s = incremental ? z3::solver(ctx) : z3::tactic(ctx, "qfbv").mk_solver();
 	z3::params p(ctx);
 	p.set("timeout", o.timeout_ms);
 	s.set(p);
 	return s;
 }
 
-// One term over the paths: the one they agree on, else an ite on their
-// conditions (the last path is the default: the paths are exhaustive).
-z3::expr join(const std::vector<z3::expr>& pcs, const std::vector<z3::expr>& vals)
-{
-	bool same = true;
-	for (std::size_t k = 1; k < vals.size() && same; k++)
-		same = z3::eq(vals[k], vals[0]);
-	if (same)
-		return vals[0];
-	z3::expr out = vals.back();
-	for (std::size_t k = vals.size() - 1; k-- > 0;)
-		out = z3::ite(pcs[k], vals[k], out);
-	return out;
-}
-
-std::optional<z3::expr> join(const std::vector<z3::expr>& pcs, const std::vector<sym_call_result>& rs,
-			     std::optional<z3::expr> sym_call_result::*field)
-{
-	std::vector<z3::expr> vals;
-	for (const sym_call_result& r : rs)
-		if (r.*field)
-			vals.push_back(*(r.*field));
-	if (vals.empty())
-		return std::nullopt;
-	if (vals.size() != rs.size())
-		throw internal_error("prover: the paths of one call disagree on what it returns");
-	return join(pcs, vals);
-}
-
 // One path of one call.
 struct path_run {
 	z3::expr pc;
+	// The decisions it took, in order: the outcome and the literal that
+	// holds on this path (the condition or its negation).
+	std::vector<std::pair<bool, z3::expr>> decisions;
 	std::vector<z3::expr> table, taken;
 	sym_call_result result;
 	std::vector<sym_event> events;
 };
 
+// The paths of one call as the binary tree of their decisions: a leaf is a
+// path, an inner node a decision with the subtrees where its condition held
+// and where it did not.  A value is joined over the paths bottom-up, with
+// an ite on a decision only where its two subtrees disagree: a value most
+// paths share costs little, and the guard of a slot that only the paths
+// past some loop exit have is one literal per decision on the way, not a
+// disjunction of whole path conditions.
+class decision_tree {
+public:
+	explicit decision_tree(const std::vector<path_run>& runs) : runs_(runs)
+	{
+		std::vector<std::size_t> all(runs.size());
+		for (std::size_t k = 0; k < all.size(); k++)
+			all[k] = k;
+		root_ = build(all, 0);
+	}
+
+	// One term equal, on each path k, to value(k).
+	template <class F>
+	z3::expr join(F&& value) const
+	{
+		std::vector<std::optional<z3::expr>> memo(nodes_.size());
+		return join_at(root_, value, memo);
+	}
+
+private:
+	struct node {
+		std::size_t path = 0;	// a leaf's path
+		std::optional<z3::expr> cond;	// an inner node's condition
+		std::size_t yes = 0, no = 0;
+	};
+
+	std::size_t build(const std::vector<std::size_t>& paths, std::size_t depth)
+	{
+		if (paths.size() == 1) {
+			nodes_.push_back({paths[0], std::nullopt, 0, 0});
+			return nodes_.size() - 1;
+		}
+		std::vector<std::size_t> yes, no;
+		std::optional<z3::expr> cond;
+		for (std::size_t k : paths) {
+			const auto& d = runs_[k].decisions;
+			// Two paths with the same decisions would be the same path.
+			if (depth >= d.size())
+				throw internal_error("prover: two paths of one call took the same decisions");
+			(d[depth].first ? yes : no).push_back(k);
+			if (d[depth].first && !cond)
+				cond = d[depth].second;
+		}
+		// A side with no path was infeasible: nothing to tell apart here.
+		if (yes.empty() || no.empty())
+			return build(paths, depth + 1);
+		const std::size_t y = build(yes, depth + 1);
+		const std::size_t n = build(no, depth + 1);
+		nodes_.push_back({0, cond, y, n});
+		return nodes_.size() - 1;
+	}
+
+	template <class F>
+	z3::expr join_at(std::size_t at, F& value, std::vector<std::optional<z3::expr>>& memo) const
+	{
+		if (memo[at])
+			return *memo[at];
+		const node& nd = nodes_[at];
+		std::optional<z3::expr> out;
+		if (!nd.cond) {
+			out = value(nd.path);
+		} else {
+			const z3::expr y = join_at(nd.yes, value, memo);
+			const z3::expr n = join_at(nd.no, value, memo);
+			out = z3::eq(y, n) ? y : z3::ite(*nd.cond, y, n);
+		}
+		memo[at] = out;
+		return *out;
+	}
+
+	const std::vector<path_run>& runs_;
+	std::vector<node> nodes_;
+	std::size_t root_ = 0;
+};
+
+std::optional<z3::expr> join_result(const decision_tree& tree, const std::vector<path_run>& runs,
+				    std::optional<z3::expr> sym_call_result::*field)
+{
+	std::size_t have = 0;
+	for (const path_run& r : runs)
+		have += (r.result.*field).has_value();
+	if (have == 0)
+		return std::nullopt;
+	if (have != runs.size())
+		throw internal_error("prover: the paths of one call disagree on what it returns");
+	return tree.join([&](std::size_t k) { return *(runs[k].result.*field); });
+}
+
+// The distinct slots of the paths (a slot is its firing condition: the
+// same variables on the same entry value), each fired only on the paths
+// that have it.
+std::vector<sym_event> join_events(const decision_tree& tree, const std::vector<path_run>& runs)
+{
+	z3::context& ctx = runs.front().pc.ctx();
+	using key = std::pair<unsigned, unsigned>;
+	std::map<key, std::vector<bool>> on_path;
+	std::vector<sym_event> distinct;
+	std::vector<key> keys;
+	for (std::size_t k = 0; k < runs.size(); k++)
+		for (const sym_event& e : runs[k].events) {
+			const key id{e.fired.id(), e.cont.id()};
+			auto [it, fresh] = on_path.try_emplace(id, runs.size(), false);
+			it->second[k] = true;
+			if (fresh) {
+				distinct.push_back(e);
+				keys.push_back(id);
+			}
+		}
+	for (std::size_t x = 0; x < distinct.size(); x++) {
+		const std::vector<bool>& has = on_path.at(keys[x]);
+		const z3::expr guard = tree.join([&](std::size_t k) { return ctx.bool_val(has[k]); });
+		if (!guard.is_true())
+			distinct[x].fired = distinct[x].fired && guard;
+	}
+	return distinct;
+}
+
 // Runs call `c` from `table` on every feasible path (depth-first over
 // decision prefixes: each run replays a prefix and leaves the alternatives
 // it found feasible for later runs) and joins the paths.
-sym_step run_joined(z3::context& ctx, z3::solver& s, strategy& strat, const sym_world& w,
+sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const sym_world& w,
 		    const std::vector<z3::expr>& table, const call& c, std::size_t ordinal, const prove_options& o,
-		    const stopwatch& clock)
+		    double& spent)
 {
+	// Path-running time only: the solver's own time is bounded by
+	// timeout_ms, and counting it here would starve the later cases.
+	const stopwatch clock;
+	struct charge {
+		double& spent;
+		const stopwatch& clock;
+		~charge() { spent += clock.seconds(); }
+	} charged{spent, clock};
 	std::vector<path_run> runs;
-	std::vector<std::vector<path_oracle::step>> todo{{}};
+	std::vector<path_oracle::alternative> todo{{}};
 	std::size_t explored = 0;
 	while (!todo.empty()) {
 		if (explored++ == o.max_paths)
 			throw path_budget_exhausted{fmt::format("{} needs more than {} paths", describe(c), o.max_paths)};
-		if (clock.seconds() > o.run_seconds)
+		if (spent + clock.seconds() > o.run_seconds)
 			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths", describe(c),
-								o.run_seconds)};
-		std::vector<path_oracle::step> prefix = std::move(todo.back());
+								o.run_seconds), true};
+		path_oracle::alternative next = std::move(todo.back());
 		todo.pop_back();
-		s.push();
-		path_oracle oracle(s, prefix);
+		path_oracle oracle(paths, std::move(next));
 		symbolic_machine m(ctx, w.geo, table, oracle);
 		m.set_folios(w.folios);
 		m.set_call_ordinal(ordinal);
@@ -106,13 +215,17 @@ sym_step run_joined(z3::context& ctx, z3::solver& s, strategy& strat, const sym_
 		}
 		for (const auto& alt : oracle.alternatives())
 			todo.push_back(alt);
-		s.pop();
 		if (!res)
 			continue;
 		z3::expr pc = ctx.bool_val(true);
 		for (const z3::expr& lit : oracle.path_condition())
 			pc = pc && lit;
-		runs.push_back({pc, m.table(), m.taken(), *res, m.events()});
+		path_run run{pc, {}, m.table(), m.taken(), *res, m.events()};
+		std::size_t lit = 0;
+		for (const path_oracle::step& st : oracle.taken())
+			if (st.decision)
+				run.decisions.emplace_back(st.taken, oracle.path_condition().at(lit++));
+		runs.push_back(std::move(run));
 	}
 	if (runs.empty())
 		throw internal_error(fmt::format("prover: no feasible path through {}", describe(c)));
@@ -122,29 +235,20 @@ sym_step run_joined(z3::context& ctx, z3::solver& s, strategy& strat, const sym_
 	st.c = c;
 	st.before = table;
 	st.paths = runs.size();
-	std::vector<z3::expr> pcs;
-	std::vector<sym_call_result> results;
-	for (const path_run& r : runs) {
-		pcs.push_back(r.pc);
-		results.push_back(r.result);
-	}
+	const decision_tree tree(runs);
 	for (std::size_t j = 0; j < table.size(); j++) {
-		std::vector<z3::expr> now, took;
-		for (const path_run& r : runs) {
-			now.push_back(r.table[j]);
-			took.push_back(r.taken[j]);
-		}
-		st.after.push_back(join(pcs, now));
-		st.taken.push_back(join(pcs, took));
+		st.after.push_back(tree.join([&](std::size_t k) { return runs[k].table[j]; }));
+		st.taken.push_back(tree.join([&](std::size_t k) { return runs[k].taken[j]; }));
 	}
-	st.result.pte = join(pcs, results, &sym_call_result::pte);
-	st.result.young = join(pcs, results, &sym_call_result::young);
-	st.result.changed = join(pcs, results, &sym_call_result::changed);
+	st.result.pte = join_result(tree, runs, &sym_call_result::pte);
+	st.result.young = join_result(tree, runs, &sym_call_result::young);
+	st.result.changed = join_result(tree, runs, &sym_call_result::changed);
+	st.events = join_events(tree, runs);
 	for (const path_run& r : runs)
 		for (sym_event e : r.events) {
 			if (runs.size() > 1)
 				e.fired = e.fired && r.pc;
-			st.events.push_back(e);
+			st.trace.push_back(e);
 		}
 	return st;
 }
@@ -185,7 +289,7 @@ case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, pr
 
 bool case_batch::add(const sym_world& world, const scenario& sc)
 {
-	if (verdict_ == proof_verdict::refuted)
+	if (verdict_ == proof_verdict::refuted || out_of_time_)
 		return false;
 	z3::solver& s = oracle_solver_;
 	s.push();
@@ -194,23 +298,27 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	// A world whose assumptions contradict each other would prove anything.
 	if (s.check() == z3::unsat)
 		throw internal_error("prover: the world's assumptions are unsatisfiable");
+	path_solver paths(s);
 
-	pending_case pc{world, sc.calls, {}, {}};
+	pending_case pc{world, sc.calls, {}, {}, false};
 	std::vector<z3::expr> table = world.initial;
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		sym_step st;
 		try {
-			st = run_joined(ctx_, s, strat_, world, table, sc.calls[k], k, o_, clock_);
+			st = run_joined(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, into_.run_seconds);
 		} catch (const path_budget_exhausted& e) {
 			s.pop();
 			note(e.why);
 			verdict_ = proof_verdict::unknown;
-			return true;
+			// The budget is gone for every later case too.
+			out_of_time_ = e.out_of_time;
+			return !out_of_time_;
 		}
 		into_.paths += st.paths;
+		pc.joined = pc.joined || st.paths > 1;
 		if (sc.observe)
 			sc.observe(st, pc.claims);
-		pc.events.insert(pc.events.end(), st.events.begin(), st.events.end());
+		pc.trace.insert(pc.trace.end(), st.trace.begin(), st.trace.end());
 		table = st.after;
 	}
 	s.pop();
@@ -244,14 +352,29 @@ void case_batch::flush()
 	into_.formulas++;
 	z3::solver fs = make_solver(ctx_, o_, false);
 	z3::expr all = ctx_.bool_val(true);
+	bool joined = false;
 	for (const pending_case& c : cases_) {
+		joined = joined || c.joined;
 		for (const z3::expr& a : c.world.assumptions)
 			fs.add(a);
 		for (const claim& cl : c.claims)
 			all = all && cl.holds;
 	}
+	stopwatch clock;
+	// Cases whose calls joined several paths carry ite trees over their
+	// decisions: at bit level (bit_slicer.h) they shrink to the few flag
+	// bits the claims read (at CONT_PTES 128, one-call went from 2.4 s to
+	// 0.6 s of solving a case).  A single-path case is left at word level,
+	// which the bit-vector simplifier handles better (batch-or at CONT_PTES
+	// 128: 8.5 s as words, 37 s sliced).
+	if (joined) {
+		bit_slicer bits(ctx_);
+		all = bits.truth(all);
+	}
 	fs.add(!all);
-	switch (fs.check()) {
+	const z3::check_result answer = fs.check();
+	into_.solve_seconds += clock.seconds();
+	switch (answer) {
 	case z3::unsat:
 		break;
 	case z3::sat: {
@@ -264,7 +387,7 @@ void case_batch::flush()
 				continue;
 			scenario sc;
 			sc.calls = c.calls;
-			into_.ce = extract(mdl, c.world, sc, c.events, c.claims);
+			into_.ce = extract(mdl, c.world, sc, c.trace, c.claims);
 			break;
 		}
 		if (!into_.ce)

@@ -61,7 +61,12 @@ struct sym_step {
 	std::vector<z3::expr> before, after;	// the table at call begin and end
 	sym_call_result result;
 	std::vector<z3::expr> taken;	// symbolic_machine::taken() at call end
-	std::vector<sym_event> events;	// this call's hardware slots
+	// This call's hardware slots, one per distinct slot, each fired only on
+	// the paths that have it: what the ledgers count.
+	std::vector<sym_event> events;
+	// The same slots per path, each guarded by its path's condition and
+	// with that path's gap: what a counterexample replays.
+	std::vector<sym_event> trace;
 	std::size_t paths = 0;
 };
 
@@ -98,6 +103,8 @@ struct proof_result {
 	granule gran = granule::k4;
 	proof_verdict verdict = proof_verdict::proved;
 	double seconds = 0;
+	double run_seconds = 0;	// of which: running the strategy on paths
+	double solve_seconds = 0;	// and asking the solver the final questions
 	std::size_t paths = 0;
 	std::size_t formulas = 0;	// solver problems (cases x paths)
 	std::string detail;	// what was covered, in one line
@@ -122,6 +129,17 @@ struct prove_options {
 	// Table entries per solver question for batch-or (case_batch): its
 	// cases share most terms, so one question for many is cheaper.
 	std::size_t batch_entries = 16384;
+	// Only the obligations whose name starts with one of these (empty: all).
+	std::vector<std::string> only;
+	bool wants(const std::string& obligation) const
+	{
+		if (only.empty())
+			return true;
+		for (const std::string& p : only)
+			if (obligation.starts_with(p))
+				return true;
+		return false;
+	}
 };
 
 // A timer for proof_result::seconds.
@@ -146,7 +164,8 @@ public:
 	// `entries`: how many table entries (summed over cases) one formula
 	// may hold before it is checked; 0 checks every case alone.
 	case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into, std::size_t entries);
-	// false once a case has been refuted (the caller may stop adding).
+	// false once a case has been refuted or the run-time budget is spent
+	// (the caller may stop adding).
 	bool add(const sym_world& world, const scenario& sc);
 	// Checks what is left; the verdict over every case added.
 	proof_verdict check();
@@ -155,8 +174,9 @@ private:
 	struct pending_case {
 		sym_world world;
 		std::vector<call> calls;
-		std::vector<sym_event> events;
+		std::vector<sym_event> trace;
 		std::vector<claim> claims;
+		bool joined;	// some call had more than one path
 	};
 	void flush();
 	void note(const std::string& why);
@@ -166,7 +186,7 @@ private:
 	const prove_options o_; // a copy: callers pass temporaries
 	proof_result& into_;
 	std::size_t entries_;
-	stopwatch clock_;
+	bool out_of_time_ = false;
 	z3::solver oracle_solver_;
 	std::vector<pending_case> cases_;
 	proof_verdict verdict_ = proof_verdict::proved;
