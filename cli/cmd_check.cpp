@@ -30,6 +30,7 @@ struct check_cli {
 	int cases = 100;
 	std::uint64_t seed = 1;
 	unsigned timeout_ms = 60000;
+	unsigned jobs = 0;
 	bool json = false;
 };
 
@@ -43,6 +44,7 @@ int run_check(const check_cli& c)
 		throw usage_error("--timeout-ms 0: expected a positive number of milliseconds");
 	proofs::prove_options o;
 	o.timeout_ms = c.timeout_ms;
+	o.jobs = c.jobs;
 	const std::vector<proofs::proof_result> proved = proofs::prove_all(strategies, grans, o);
 
 	std::size_t passed = 0, failed = 0;
@@ -105,6 +107,8 @@ action define_check(CLI::App& sub)
 	sub.add_option("--granule", c->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
 	sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default 100)");
 	sub.add_option("--seed", c->seed, "seed of the randomised part (default 1)");
+	sub.add_option("--jobs", c->jobs, "obligations proved at once, each in a process of its own (default: one per core)")
+		->check(CLI::Range(1u, 64u));
 	sub.add_option("--timeout-ms", c->timeout_ms, "solver time limit per formula (default 60000)");
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	return [c] { return run_check(*c); };

@@ -25,6 +25,7 @@ struct prove_cli {
 	selection sel;
 	std::vector<std::string> granules{"4k"};
 	unsigned timeout_ms = 60000;
+	unsigned jobs = 0;
 	bool every_range = false;
 	std::vector<std::string> obligations;
 	bool json = false;
@@ -56,6 +57,7 @@ int run_prove(const prove_cli& p)
 		throw usage_error("--timeout-ms 0: expected a positive number of milliseconds");
 	proofs::prove_options o;
 	o.timeout_ms = p.timeout_ms;
+	o.jobs = p.jobs;
 	if (p.every_range)
 		o.every_range_upto = 32;
 	check_obligation_prefixes(p.obligations, grans);
@@ -120,6 +122,8 @@ action define_prove(CLI::App& sub)
 	auto p = std::make_shared<prove_cli>();
 	p->sel.define(sub);
 	sub.add_option("--granule", p->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
+	sub.add_option("--jobs", p->jobs, "obligations proved at once, each in a process of its own (default: one per core)")
+		->check(CLI::Range(1u, 64u));
 	sub.add_option("--timeout-ms", p->timeout_ms, "solver time limit per formula (default 60000)");
 	sub.add_flag("--every-range", p->every_range,
 		     "batch-or over every (start, length) of two runs at CONT_PTES 16 and 32 (default: the run-edge "

@@ -1,10 +1,12 @@
 #include "proofs/catalogue.h"
 
 #include <algorithm>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "model/errors.h"
+#include "proofs/isolate.h"
 
 namespace ptespec::proofs {
 
@@ -24,19 +26,20 @@ std::vector<granule> granules_of(const std::vector<std::string>& names)
 std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 				    const prove_options& o, const std::function<void(const proof_result&)>& done)
 {
-	std::vector<proof_result> out;
-	auto keep = [&](proof_result r) {
-		if (done)
-			done(r);
-		out.push_back(std::move(r));
-	};
+	std::vector<isolated_job> jobs;
 	for (granule g : grans) {
-		for (proof_result& r : prove_helpers(g, o))
-			keep(std::move(r));
+		bool helpers = false;
+		for (const std::string& n : helper_names())
+			helpers = helpers || o.wants(n);
+		if (helpers)
+			jobs.push_back({"", "helpers", g, [g, o] { return prove_helpers(g, o); }});
 		for (strategy* s : strategies)
-			prove_strategy(*s, g, o, keep);
+			for (obligation& ob : obligations_of(*s, g, o))
+				jobs.push_back({s->info().name, ob.name, g,
+						[s, ob] { return std::vector<proof_result>{run_obligation(*s, ob)}; }});
 	}
-	return out;
+	const unsigned parallel = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+	return run_isolated(jobs, parallel, o.wall_seconds, done);
 }
 
 std::vector<property> covered_properties(const proof_result& r)

@@ -15,7 +15,10 @@ namespace ptespec::proofs {
 // "4k", "16k", "64k" or "all"; throws usage_error otherwise.
 std::vector<granule> granules_of(const std::vector<std::string>& names);
 
-// `done` (may be empty) hears each result as soon as it is known.
+// Each obligation (and each granule's helper algebra) in a process of its
+// own, o.jobs at once (proofs/isolate.h); results in catalogue order.
+// `done` (may be empty) hears each result in that order as soon as it and
+// those before it are known.
 std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 				    const prove_options& o,
 				    const std::function<void(const proof_result&)>& done = {});

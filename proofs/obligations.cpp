@@ -302,33 +302,47 @@ void replay_result(strategy& s, proof_result& r)
 	r.ce_text = out.text;
 }
 
+std::vector<obligation> obligations_of(strategy& s, granule g, const prove_options& o)
+{
+	std::vector<obligation> out;
+	auto add = [&](std::string name, std::function<proof_result()> prove) {
+		if (o.wants(name))
+			out.push_back({std::move(name), std::move(prove)});
+	};
+	const geometry geo = geometry::of(g);
+	strategy* sp = &s;
+	if (s.implements(call_kind::get_and_clear_full_ptes)) {
+		add(batch_or_name(geo, true), [sp, g, o] { return prove_batch_or(*sp, g, true, o); });
+		add(batch_or_name(geo, false), [sp, g, o] { return prove_batch_or(*sp, g, false, o); });
+	}
+	if (s.implements(call_kind::ptep_get) && s.implements(call_kind::ptep_get_and_clear_full)) {
+		add(one_call_name(property::per_call), [sp, g, o] { return prove_one_call(*sp, g, property::per_call, o); });
+		add(one_call_name(property::no_loss), [sp, g, o] { return prove_one_call(*sp, g, property::no_loss, o); });
+		add(exit_name(geo, false), [sp, g, o] { return prove_exit(*sp, g, false, o); });
+		if (s.implements(call_kind::get_and_clear_full_ptes))
+			add(exit_name(geo, true), [sp, g, o] { return prove_exit(*sp, g, true, o); });
+	}
+	return out;
+}
+
+proof_result run_obligation(strategy& s, const obligation& ob)
+{
+	// Timed here, so the seconds cover the whole obligation.
+	stopwatch clock;
+	proof_result r = ob.prove();
+	r.seconds = clock.seconds();
+	replay_result(s, r);
+	return r;
+}
+
 std::vector<proof_result> prove_strategy(strategy& s, granule g, const prove_options& o,
 					 const std::function<void(const proof_result&)>& done)
 {
 	std::vector<proof_result> out;
-	// Timed here, so the seconds include tearing the Z3 context down.
-	auto add = [&](const std::string& name, const std::function<proof_result()>& prove) {
-		if (!o.wants(name))
-			return;
-		stopwatch clock;
-		proof_result r = prove();
-		r.seconds = clock.seconds();
-		replay_result(s, r);
+	for (const obligation& ob : obligations_of(s, g, o)) {
+		out.push_back(run_obligation(s, ob));
 		if (done)
-			done(r);
-		out.push_back(std::move(r));
-	};
-	const geometry geo = geometry::of(g);
-	if (s.implements(call_kind::get_and_clear_full_ptes)) {
-		add(batch_or_name(geo, true), [&] { return prove_batch_or(s, g, true, o); });
-		add(batch_or_name(geo, false), [&] { return prove_batch_or(s, g, false, o); });
-	}
-	if (s.implements(call_kind::ptep_get) && s.implements(call_kind::ptep_get_and_clear_full)) {
-		add(one_call_name(property::per_call), [&] { return prove_one_call(s, g, property::per_call, o); });
-		add(one_call_name(property::no_loss), [&] { return prove_one_call(s, g, property::no_loss, o); });
-		add(exit_name(geo, false), [&] { return prove_exit(s, g, false, o); });
-		if (s.implements(call_kind::get_and_clear_full_ptes))
-			add(exit_name(geo, true), [&] { return prove_exit(s, g, true, o); });
+			done(out.back());
 	}
 	return out;
 }

@@ -27,8 +27,22 @@ proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_optio
 proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o);
 proof_result prove_exit(strategy& s, granule g, bool batched, const prove_options& o);
 
+// One obligation of one strategy at one granule, by name.
+struct obligation {
+	std::string name;
+	std::function<proof_result()> prove;
+};
+
+// The obligations that apply to s at g (helpers excluded), those o.only
+// selects.
+std::vector<obligation> obligations_of(strategy& s, granule g, const prove_options& o);
+
+// Proves one, timed as a whole, a refutation replayed on the concrete
+// machine.
+proof_result run_obligation(strategy& s, const obligation& ob);
+
 // Every obligation for one strategy at one granule (helpers excluded), each
-// refuted one replayed on the concrete machine.
+// refuted one replayed on the concrete machine, in this process.
 // `done` hears each result as soon as it is known.
 std::vector<proof_result> prove_strategy(strategy& s, granule g, const prove_options& o,
 					 const std::function<void(const proof_result&)>& done = {});

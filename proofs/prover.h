@@ -129,6 +129,11 @@ struct prove_options {
 	// Table entries per solver question for batch-or (case_batch): its
 	// cases share most terms, so one question for many is cheaper.
 	std::size_t batch_entries = 16384;
+	// prove_all: obligations proved at once, each in a process of its own
+	// (0: one per core), and the wall-clock seconds one may take before it
+	// is stopped and reported unknown.
+	unsigned jobs = 0;
+	double wall_seconds = 900;
 	// Only the obligations whose name starts with one of these (empty: all).
 	std::vector<std::string> only;
 	bool wants(const std::string& obligation) const

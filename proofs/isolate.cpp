@@ -1,0 +1,308 @@
+#include "proofs/isolate.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "model/errors.h"
+
+namespace ptespec::proofs {
+
+namespace {
+
+using json = nlohmann::json;
+
+json call_to_json(const call& c)
+{
+	return {static_cast<int>(c.kind), c.index, c.nr, c.full, c.pte, c.flags};
+}
+
+call call_from_json(const json& j)
+{
+	call c;
+	c.kind = static_cast<call_kind>(j.at(0).get<int>());
+	c.index = j.at(1).get<std::size_t>();
+	c.nr = j.at(2).get<std::size_t>();
+	c.full = j.at(3).get<bool>();
+	c.pte = j.at(4).get<std::uint64_t>();
+	c.flags = j.at(5).get<unsigned>();
+	return c;
+}
+
+json ce_to_json(const counterexample& ce)
+{
+	json folios = json::array(), calls = json::array(), events = json::array(), witness = json::array();
+	for (const folio_extent& f : ce.folios)
+		folios.push_back({f.first_pfn, f.nr_pages});
+	for (const call& c : ce.calls)
+		calls.push_back(call_to_json(c));
+	for (const ce_event& e : ce.events)
+		events.push_back({e.call, e.gap, e.entry, static_cast<int>(e.kind)});
+	for (const call& c : ce.witness)
+		witness.push_back(call_to_json(c));
+	return {{"granule", static_cast<int>(ce.geo.gran)},
+		{"folios", folios},
+		{"initial", ce.initial},
+		{"calls", calls},
+		{"events", events},
+		{"prop", static_cast<int>(ce.prop)},
+		{"witness", witness}};
+}
+
+counterexample ce_from_json(const json& j)
+{
+	counterexample ce;
+	ce.geo = geometry::of(static_cast<granule>(j.at("granule").get<int>()));
+	for (const json& f : j.at("folios"))
+		ce.folios.push_back({f.at(0).get<std::uint64_t>(), f.at(1).get<std::uint64_t>()});
+	ce.initial = j.at("initial").get<std::vector<std::uint64_t>>();
+	for (const json& c : j.at("calls"))
+		ce.calls.push_back(call_from_json(c));
+	for (const json& e : j.at("events"))
+		ce.events.push_back({e.at(0).get<std::size_t>(), e.at(1).get<std::size_t>(), e.at(2).get<std::size_t>(),
+				     static_cast<hw_kind>(e.at(3).get<int>())});
+	ce.prop = static_cast<property>(j.at("prop").get<int>());
+	for (const json& c : j.at("witness"))
+		ce.witness.push_back(call_from_json(c));
+	return ce;
+}
+
+// A job whose process did not hand back results.
+proof_result lost(const isolated_job& job, const std::string& why, double seconds)
+{
+	proof_result r;
+	r.strategy = job.strategy;
+	r.obligation = job.obligation;
+	r.gran = job.gran;
+	r.verdict = proof_verdict::unknown;
+	r.detail = why;
+	r.seconds = seconds;
+	return r;
+}
+
+struct child {
+	std::size_t job = 0;
+	pid_t pid = -1;
+	int fd = -1;
+	std::string out;
+	stopwatch clock;
+};
+
+[[noreturn]] void run_child(const isolated_job& job, int fd)
+{
+	std::string out;
+	try {
+		out = results_to_json(job.run());
+	} catch (const std::exception& e) {
+		out = json{{"error", e.what()}}.dump();
+	} catch (...) {
+		out = json{{"error", "unknown exception"}}.dump();
+	}
+	const char* p = out.data();
+	std::size_t left = out.size();
+	while (left > 0) {
+		const ssize_t n = ::write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(2);
+		p += n;
+		left -= static_cast<std::size_t>(n);
+	}
+	// No exit handlers, no stdio flush: the parent's buffers are not ours.
+	_exit(0);
+}
+
+child spawn(const std::vector<isolated_job>& jobs, std::size_t k)
+{
+	int fds[2];
+	if (::pipe(fds) != 0)
+		throw internal_error(fmt::format("prover: pipe: {}", std::strerror(errno)));
+	std::fflush(nullptr);
+	const pid_t pid = ::fork();
+	if (pid < 0) {
+		::close(fds[0]);
+		::close(fds[1]);
+		throw internal_error(fmt::format("prover: fork: {}", std::strerror(errno)));
+	}
+	if (pid == 0) {
+		::close(fds[0]);
+		run_child(jobs[k], fds[1]);
+	}
+	::close(fds[1]);
+	child c;
+	c.job = k;
+	c.pid = pid;
+	c.fd = fds[0];
+	return c;
+}
+
+// What a finished child handed back.
+std::vector<proof_result> collect(const isolated_job& job, child& c, int status)
+{
+	if (WIFSIGNALED(status))
+		return {lost(job,
+			     fmt::format("the prover process died of signal {} ({})", WTERMSIG(status),
+					 strsignal(WTERMSIG(status))),
+			     c.clock.seconds())};
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return {lost(job, fmt::format("the prover process exited with status {}", WEXITSTATUS(status)),
+			     c.clock.seconds())};
+	json j;
+	try {
+		j = json::parse(c.out);
+	} catch (const json::exception&) {
+		return {lost(job, "the prover process sent back no results", c.clock.seconds())};
+	}
+	if (j.is_object() && j.contains("error"))
+		throw internal_error(fmt::format("{} {}: {}", job.strategy.empty() ? "-" : job.strategy, job.obligation,
+						 j.at("error").get<std::string>()));
+	return results_from_json(c.out);
+}
+
+} // namespace
+
+std::string results_to_json(const std::vector<proof_result>& rs)
+{
+	json list = json::array();
+	for (const proof_result& r : rs) {
+		json j{{"obligation", r.obligation},
+		       {"strategy", r.strategy},
+		       {"granule", static_cast<int>(r.gran)},
+		       {"verdict", static_cast<int>(r.verdict)},
+		       {"seconds", r.seconds},
+		       {"run_seconds", r.run_seconds},
+		       {"solve_seconds", r.solve_seconds},
+		       {"paths", r.paths},
+		       {"formulas", r.formulas},
+		       {"detail", r.detail},
+		       {"replay", r.replay},
+		       {"ce_text", r.ce_text}};
+		if (r.ce)
+			j["ce"] = ce_to_json(*r.ce);
+		list.push_back(std::move(j));
+	}
+	return list.dump();
+}
+
+std::vector<proof_result> results_from_json(const std::string& text)
+{
+	std::vector<proof_result> out;
+	try {
+		for (const json& j : json::parse(text)) {
+			proof_result r;
+			r.obligation = j.at("obligation").get<std::string>();
+			r.strategy = j.at("strategy").get<std::string>();
+			r.gran = static_cast<granule>(j.at("granule").get<int>());
+			r.verdict = static_cast<proof_verdict>(j.at("verdict").get<int>());
+			r.seconds = j.at("seconds").get<double>();
+			r.run_seconds = j.at("run_seconds").get<double>();
+			r.solve_seconds = j.at("solve_seconds").get<double>();
+			r.paths = j.at("paths").get<std::size_t>();
+			r.formulas = j.at("formulas").get<std::size_t>();
+			r.detail = j.at("detail").get<std::string>();
+			r.replay = j.at("replay").get<std::string>();
+			r.ce_text = j.at("ce_text").get<std::string>();
+			if (j.contains("ce"))
+				r.ce = ce_from_json(j.at("ce"));
+			out.push_back(std::move(r));
+		}
+	} catch (const json::exception& e) {
+		throw internal_error(fmt::format("prover: malformed results from a prover process: {}", e.what()));
+	}
+	return out;
+}
+
+std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, unsigned parallel, double wall_seconds,
+				       const std::function<void(const proof_result&)>& done)
+{
+	if (parallel == 0)
+		parallel = 1;
+	std::vector<std::optional<std::vector<proof_result>>> results(jobs.size());
+	std::vector<child> running;
+	std::size_t next = 0, reported = 0;
+	auto report = [&] {
+		while (reported < jobs.size() && results[reported]) {
+			if (done)
+				for (const proof_result& r : *results[reported])
+					done(r);
+			reported++;
+		}
+	};
+	auto finish = [&](child& c, int status) {
+		::close(c.fd);
+		c.fd = -1;
+		c.pid = -1;
+		results[c.job] = collect(jobs[c.job], c, status);
+	};
+	try {
+		while (reported < jobs.size()) {
+			while (next < jobs.size() && running.size() < parallel)
+				running.push_back(spawn(jobs, next++));
+			std::vector<pollfd> fds;
+			for (const child& c : running)
+				fds.push_back({c.fd, POLLIN, 0});
+			const int n = ::poll(fds.data(), fds.size(), 200);
+			if (n < 0 && errno != EINTR)
+				throw internal_error(fmt::format("prover: poll: {}", std::strerror(errno)));
+			for (std::size_t k = running.size(); k-- > 0;) {
+				child& c = running[k];
+				bool ended = false;
+				if (n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR))) {
+					char buf[65536];
+					const ssize_t got = ::read(c.fd, buf, sizeof buf);
+					if (got > 0)
+						c.out.append(buf, static_cast<std::size_t>(got));
+					else if (got == 0 || errno != EINTR)
+						ended = true;
+				}
+				if (!ended && c.clock.seconds() > wall_seconds) {
+					::kill(c.pid, SIGKILL);
+					int status = 0;
+					::waitpid(c.pid, &status, 0);
+					::close(c.fd);
+					results[c.job] = {lost(jobs[c.job],
+							       fmt::format("the prover process ran past the wall-clock "
+									   "limit of {:.0f} s and was stopped",
+									   wall_seconds),
+							       c.clock.seconds())};
+					running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+					continue;
+				}
+				if (!ended)
+					continue;
+				int status = 0;
+				::waitpid(c.pid, &status, 0);
+				finish(c, status);
+				running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+			}
+			report();
+		}
+	} catch (...) {
+		for (child& c : running) {
+			if (c.pid > 0) {
+				::kill(c.pid, SIGKILL);
+				::waitpid(c.pid, nullptr, 0);
+			}
+			if (c.fd >= 0)
+				::close(c.fd);
+		}
+		throw;
+	}
+	std::vector<proof_result> out;
+	for (auto& r : results)
+		for (proof_result& x : *r)
+			out.push_back(std::move(x));
+	return out;
+}
+
+} // namespace ptespec::proofs

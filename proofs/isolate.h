@@ -1,0 +1,43 @@
+// Each obligation in a process of its own.
+//
+// Z3 4.8 does not give memory back: after a large obligation a context is
+// slow for everything that follows (batch-or at CONT_PTES 16 took 0.9 s in
+// a fresh context and 7.7 s after batch-or at CONT_PTES 128 in the same
+// one), and destroying it takes longer than the proof did (15 s).  A child
+// process per obligation starts from a fresh context and hands its memory
+// back to the system by exiting.  It also bounds what one obligation can
+// do to the run: a wall-clock limit, a crash or an exhausted memory make
+// that obligation `unknown`, never `proved`, and the run goes on; and the
+// obligations run side by side, one per core.
+//
+// The parent never touches Z3; a child sends its results back as JSON.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "proofs/prover.h"
+
+namespace ptespec::proofs {
+
+struct isolated_job {
+	std::string strategy;	// "" for the helper algebra
+	std::string obligation;	// what a failure of the process is reported as
+	granule gran = granule::k4;
+	std::function<std::vector<proof_result>()> run;	// runs in the child
+};
+
+// Runs every job in a child process, up to `parallel` at once; each child
+// that runs longer than `wall_seconds` is killed.  Results come back in job
+// order, and `done` (may be empty) hears them in that order as soon as
+// they are known.  An exception in a child is rethrown in the parent as
+// internal_error.
+std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, unsigned parallel, double wall_seconds,
+				       const std::function<void(const proof_result&)>& done);
+
+// The wire format between child and parent (also what tests compare).
+std::string results_to_json(const std::vector<proof_result>& rs);
+std::vector<proof_result> results_from_json(const std::string& text);
+
+} // namespace ptespec::proofs
