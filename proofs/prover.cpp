@@ -1,5 +1,6 @@
 #include "proofs/prover.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -181,7 +182,7 @@ std::vector<sym_event> join_events(const decision_tree& tree, const std::vector<
 // it found feasible for later runs) and joins the paths.
 sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const sym_world& w,
 		    const std::vector<z3::expr>& table, const call& c, std::size_t ordinal, const prove_options& o,
-		    double& spent)
+		    double& spent, std::vector<bool>& carried)
 {
 	// Path-running time only: the solver's own time is bounded by
 	// timeout_ms, and counting it here would starve the later cases.
@@ -192,6 +193,9 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		~charge() { spent += clock.seconds(); }
 	} charged{spent, clock};
 	std::vector<path_run> runs;
+	// Entries no path touches end the call with an end slot as their last
+	// (symbolic_machine::end_call).
+	std::vector<bool> alone(table.size(), true);
 	std::vector<path_oracle::alternative> todo{{}};
 	std::size_t explored = 0;
 	while (!todo.empty()) {
@@ -208,15 +212,17 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		m.set_call_ordinal(ordinal);
 		std::optional<sym_call_result> res;
 		try {
-			m.begin_call();
+			m.begin_call(c.index, std::max<std::size_t>(c.nr, 1));
 			res = strat.invoke(m, c);
-			m.end_call();
+			m.end_call(carried);
 		} catch (const path_oracle::infeasible_path&) {
 		}
 		for (const auto& alt : oracle.alternatives())
 			todo.push_back(alt);
 		if (!res)
 			continue;
+		for (std::size_t j = 0; j < alone.size(); j++)
+			alone[j] = alone[j] && !m.used()[j];
 		z3::expr pc = ctx.bool_val(true);
 		for (const z3::expr& lit : oracle.path_condition())
 			pc = pc && lit;
@@ -229,6 +235,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 	}
 	if (runs.empty())
 		throw internal_error(fmt::format("prover: no feasible path through {}", describe(c)));
+	carried = alone;
 
 	sym_step st;
 	st.ordinal = ordinal;
@@ -302,10 +309,11 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 
 	pending_case pc{world, sc.calls, {}, {}, false};
 	std::vector<z3::expr> table = world.initial;
+	std::vector<bool> carried;	// none before the first call
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		sym_step st;
 		try {
-			st = run_joined(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, into_.run_seconds);
+			st = run_joined(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, into_.run_seconds, carried);
 		} catch (const path_budget_exhausted& e) {
 			s.pop();
 			note(e.why);
