@@ -297,6 +297,15 @@ void replay_result(strategy& s, proof_result& r)
 {
 	if (r.verdict != proof_verdict::refuted || !r.ce)
 		return;
+	const replay_outcome first = replay_counterexample(s, *r.ce);
+	if (!first.confirmed) {
+		r.replay = "MISMATCH: " + first.why;
+		r.ce_text = first.text;
+		return;
+	}
+	// Shown shrunk; the shrunk one is replayed again, so what is printed is
+	// what was confirmed.
+	r.ce = shrink_counterexample(s, *r.ce);
 	const replay_outcome out = replay_counterexample(s, *r.ce);
 	r.replay = out.confirmed ? "confirmed" : "MISMATCH: " + out.why;
 	r.ce_text = out.text;

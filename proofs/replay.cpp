@@ -1,9 +1,12 @@
 #include "proofs/replay.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "model/checker.h"
 #include "model/machine.h"
+#include "model/pte.h"
 #include "model/ruler.h"
 
 namespace ptespec::proofs {
@@ -95,6 +98,39 @@ replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 			out.why += fmt::format("; it reports {}: {}", to_string(v.prop), v.message);
 	}
 	return out;
+}
+
+counterexample shrink_counterexample(strategy& s, counterexample ce)
+{
+	auto still = [&](const counterexample& c) { return replay_counterexample(s, c).confirmed; };
+	if (!still(ce))
+		return ce;
+	// Events: drop chunks of halving size while the failure stays.
+	for (std::size_t chunk = std::max<std::size_t>(ce.events.size() / 2, 1); chunk >= 1; chunk /= 2) {
+		for (std::size_t at = 0; at < ce.events.size();) {
+			counterexample c = ce;
+			const std::size_t end = std::min(at + chunk, c.events.size());
+			c.events.erase(c.events.begin() + static_cast<std::ptrdiff_t>(at),
+				       c.events.begin() + static_cast<std::ptrdiff_t>(end));
+			if (still(c))
+				ce = std::move(c);
+			else
+				at = end;
+		}
+		if (chunk == 1)
+			break;
+	}
+	// The initial flags: old and clean where the failure does not need them.
+	for (std::size_t k = 0; k < ce.initial.size(); k++) {
+		for (auto clear : {+[](std::uint64_t v) { return pte_mkold(v); },
+				   +[](std::uint64_t v) { return pte_mkclean(v); }}) {
+			counterexample c = ce;
+			c.initial[k] = clear(c.initial[k]);
+			if (c.initial[k] != ce.initial[k] && still(c))
+				ce = std::move(c);
+		}
+	}
+	return ce;
 }
 
 } // namespace ptespec::proofs
