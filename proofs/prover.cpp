@@ -214,7 +214,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		try {
 			m.begin_call(c.index, std::max<std::size_t>(c.nr, 1));
 			res = strat.invoke(m, c);
-			m.end_call(carried);
+			m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
 		} catch (const path_oracle::infeasible_path&) {
 		}
 		for (const auto& alt : oracle.alternatives())
@@ -375,7 +375,7 @@ void case_batch::flush()
 	// 0.6 s of solving a case).  A single-path case is left at word level,
 	// which the bit-vector simplifier handles better (batch-or at CONT_PTES
 	// 128: 8.5 s as words, 37 s sliced).
-	if (joined) {
+	if (joined && o_.bit_level_claims) {
 		bit_slicer bits(ctx_);
 		all = bits.truth(all);
 	}

@@ -129,6 +129,11 @@ struct prove_options {
 	// Table entries per solver question for batch-or (case_batch): its
 	// cases share most terms, so one question for many is cheaper.
 	std::size_t batch_entries = 16384;
+	// The two reductions, each sound on its own argument (see
+	// symbolic_machine.h's header and bit_slicer.h); off only to test that
+	// they change no verdict.
+	bool carry_end_slots = true;
+	bool bit_level_claims = true;
 	// prove_all: obligations proved at once, each in a process of its own
 	// (0: one per core), and the wall-clock seconds one may take before it
 	// is stopped and reported unknown.
