@@ -64,12 +64,12 @@ int run_prove(const prove_cli& p)
 	o.only = p.obligations;
 	// Lines stream as results arrive: a long run shows where it is.
 	auto line = [](const proofs::proof_result& r) {
-		fmt::print("{:<14} {:<44} {:<5} {:<8} {:>8.2f} {:>6}  {}\n", r.strategy.empty() ? "-" : r.strategy,
+		fmt::print("{:<16} {:<44} {:<5} {:<8} {:>8.2f} {:>6}  {}\n", r.strategy.empty() ? "-" : r.strategy,
 			   r.obligation, to_string(r.gran), to_string(r.verdict), r.seconds, r.paths, r.replay);
 		std::fflush(stdout);
 	};
 	if (!p.json)
-		fmt::print("{:<14} {:<44} {:<5} {:<8} {:>8} {:>6}  {}\n", "strategy", "obligation", "gran", "verdict",
+		fmt::print("{:<16} {:<44} {:<5} {:<8} {:>8} {:>6}  {}\n", "strategy", "obligation", "gran", "verdict",
 			   "seconds", "paths", "replay");
 	const std::vector<proofs::proof_result> results =
 		proofs::prove_all(strategies, grans, o, [&](const proofs::proof_result& r) {

@@ -48,6 +48,12 @@ std::vector<std::pair<std::size_t, std::size_t>> batch_ranges(std::size_t c, con
 {
 	std::vector<std::pair<std::size_t, std::size_t>> out;
 	const std::size_t n = 2 * c;
+	if (o.range_nr > 0) {
+		if (o.range_first + o.range_nr > n)
+			throw internal_error(fmt::format("batch-or: range {}+{} outside two runs of {}", o.range_first,
+							 o.range_nr, c));
+		return {{o.range_first, o.range_first + o.range_nr}};
+	}
 	if (o.quick) {
 		for (std::size_t i : {std::size_t{0}, std::size_t{1}, c - 1, c, c + 1})
 			for (std::size_t e : {i + 1, c, c + 1, n - 1, n})
@@ -70,6 +76,8 @@ std::vector<std::pair<std::size_t, std::size_t>> batch_ranges(std::size_t c, con
 
 std::string ranges_note(std::size_t c, const prove_options& o)
 {
+	if (o.range_nr > 0)
+		return fmt::format("the one range [{}, {})", o.range_first, o.range_first + o.range_nr);
 	if (o.quick)
 		return "quick: starts 0,1,c-1,c,c+1 x ends i+1,c,c+1,2c-1,2c";
 	if (c <= o.every_range_upto)

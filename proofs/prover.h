@@ -123,6 +123,9 @@ struct prove_options {
 	// batch-or tries every (start, length) when a run has at most this many
 	// entries, and the run-edge starts and ends above (obligations.cpp).
 	std::size_t every_range_upto = 0;
+	// batch-or over this one range [first, first + nr) only (nr 0: the
+	// range set above); what the benchmark times per range.
+	std::size_t range_first = 0, range_nr = 0;
 	// Seconds an obligation may spend running the strategy on paths before
 	// it gives up with `unknown` (solver time is bounded by timeout_ms).
 	double run_seconds = 30;

@@ -142,8 +142,9 @@ TEST(proofs, proofs_agree_with_the_properties)
 			ro.seed = 1;
 			ro.cases = 2000;
 			const property_result tr = run_property(s, p, ro);
-			if (name == "mainline")
+			if (name == "mainline") {
 				EXPECT_EQ(word, "proved") << to_string(p);
+			}
 			if (word == "unknown")
 				continue;
 			compared++;
@@ -155,8 +156,9 @@ TEST(proofs, proofs_agree_with_the_properties)
 		EXPECT_EQ(any_refuted, any_fails);
 	}
 	for (const proof_result& r : proved)
-		if (r.verdict == proof_verdict::refuted)
+		if (r.verdict == proof_verdict::refuted) {
 			EXPECT_EQ(r.replay, "confirmed") << r.strategy << " " << r.obligation << "\n" << r.ce_text;
+		}
 	EXPECT_GE(compared, 20u);
 }
 
@@ -196,8 +198,9 @@ TEST(proofs, the_reductions_change_no_verdict)
 			EXPECT_EQ(a.verdict, b.verdict) << "reduced: " << a.detail << "\nplain: " << b.detail;
 			for (proof_result* r : {&a, &b}) {
 				replay_result(*s, *r);
-				if (r->verdict == proof_verdict::refuted)
+				if (r->verdict == proof_verdict::refuted) {
 					EXPECT_EQ(r->replay, "confirmed") << r->ce_text;
+				}
 			}
 		}
 	}
