@@ -92,7 +92,10 @@ int run_check(const check_cli& c)
 		for (const auto& r : proved)
 			if (r.verdict != proofs::proof_verdict::proved)
 				fmt::print("\n[{}] {} {}: {}{}\n", to_string(r.gran), r.strategy.empty() ? "-" : r.strategy,
-					   r.obligation, to_string(r.verdict), r.replay.empty() ? "" : ", replay: " + r.replay);
+					   r.obligation, to_string(r.verdict),
+					   r.verdict == proofs::proof_verdict::unknown ? " (" + r.detail + ")"
+					   : r.replay.empty()			       ? ""
+										       : ", replay: " + r.replay);
 		fmt::print("\n{} passed, {} failed\n", passed, failed);
 	}
 	return failed ? exit_failed : exit_ok;
