@@ -168,10 +168,11 @@ private:
 };
 
 // The cases of one obligation.  Each case runs at once (every call on every
-// feasible path, joined at call boundaries); their claims are checked
-// together, `prove_options::batch` cases per solver question.  Adds paths
-// and formulas to `into`; on refutation fills into.ce with the case the
-// model breaks.
+// feasible path, the paths joined over their decision tree at the call's
+// end); their claims are checked together, up to `entries` table entries
+// per solver question (the constructor's argument).  Adds paths, run and
+// solve seconds and formulas to `into`; on refutation fills into.ce with
+// the case the model breaks.
 class case_batch {
 public:
 	// `entries`: how many table entries (summed over cases) one formula
