@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/proof_flags.h"
 #include "cli/selection.h"
 #include "model/errors.h"
 #include "proofs/catalogue.h"
@@ -26,25 +27,19 @@ namespace {
 
 struct check_cli {
 	selection sel;
-	std::vector<std::string> granules{"4k"};
+	proof_flags proof;
 	int cases = 100;
 	std::uint64_t seed = 1;
-	unsigned timeout_ms = 60000;
-	unsigned jobs = 0;
 	bool json = false;
 };
 
 int run_check(const check_cli& c)
 {
 	const std::vector<strategy*> strategies = c.sel.resolve();
-	const std::vector<granule> grans = proofs::granules_of(c.granules);
+	const std::vector<granule> grans = c.proof.grans();
 	if (c.cases < 1 || c.cases > 1000000)
 		throw usage_error(fmt::format("--cases {}: expected a number of cases from 1 to 1000000", c.cases));
-	if (c.timeout_ms == 0)
-		throw usage_error("--timeout-ms 0: expected a positive number of milliseconds");
-	proofs::prove_options o;
-	o.timeout_ms = c.timeout_ms;
-	o.jobs = c.jobs;
+	const proofs::prove_options o = c.proof.options();
 	const std::vector<proofs::proof_result> proved = proofs::prove_all(strategies, grans, o);
 
 	std::size_t passed = 0, failed = 0;
@@ -107,12 +102,9 @@ action define_check(CLI::App& sub)
 {
 	auto c = std::make_shared<check_cli>();
 	c->sel.define(sub);
-	sub.add_option("--granule", c->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
+	c->proof.define(sub);
 	sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default 100)");
 	sub.add_option("--seed", c->seed, "seed of the randomised part (default 1)");
-	sub.add_option("--jobs", c->jobs, "obligations proved at once, each in a process of its own (default: one per core)")
-		->check(CLI::Range(1u, 64u));
-	sub.add_option("--timeout-ms", c->timeout_ms, "solver time limit per formula (default 60000)");
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	return [c] { return run_check(*c); };
 }

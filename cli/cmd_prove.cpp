@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/proof_flags.h"
 #include "cli/selection.h"
 #include "model/errors.h"
 #include "proofs/catalogue.h"
@@ -23,9 +24,7 @@ namespace {
 
 struct prove_cli {
 	selection sel;
-	std::vector<std::string> granules{"4k"};
-	unsigned timeout_ms = 60000;
-	unsigned jobs = 0;
+	proof_flags proof;
 	bool every_range = false;
 	std::vector<std::string> obligations;
 	bool json = false;
@@ -52,12 +51,8 @@ void check_obligation_prefixes(const std::vector<std::string>& prefixes, const s
 int run_prove(const prove_cli& p)
 {
 	const std::vector<strategy*> strategies = p.sel.resolve();
-	const std::vector<granule> grans = proofs::granules_of(p.granules);
-	if (p.timeout_ms == 0)
-		throw usage_error("--timeout-ms 0: expected a positive number of milliseconds");
-	proofs::prove_options o;
-	o.timeout_ms = p.timeout_ms;
-	o.jobs = p.jobs;
+	const std::vector<granule> grans = p.proof.grans();
+	proofs::prove_options o = p.proof.options();
 	if (p.every_range)
 		o.every_range_upto = 32;
 	check_obligation_prefixes(p.obligations, grans);
@@ -121,10 +116,7 @@ action define_prove(CLI::App& sub)
 {
 	auto p = std::make_shared<prove_cli>();
 	p->sel.define(sub);
-	sub.add_option("--granule", p->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
-	sub.add_option("--jobs", p->jobs, "obligations proved at once, each in a process of its own (default: one per core)")
-		->check(CLI::Range(1u, 64u));
-	sub.add_option("--timeout-ms", p->timeout_ms, "solver time limit per formula (default 60000)");
+	p->proof.define(sub);
 	sub.add_flag("--every-range", p->every_range,
 		     "batch-or over every (start, length) of two runs at CONT_PTES 16 and 32 (default: the run-edge "
 		     "starts and ends)");

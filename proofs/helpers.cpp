@@ -76,13 +76,15 @@ const law laws[] = {
 	 }},
 };
 
+std::string name_of(const law& l) { return fmt::format("helpers/{}", l.name); }
+
 } // namespace
 
 std::vector<std::string> helper_names()
 {
 	std::vector<std::string> out;
 	for (const law& l : laws)
-		out.push_back(fmt::format("helpers/{}", l.name));
+		out.push_back(name_of(l));
 	return out;
 }
 
@@ -90,12 +92,12 @@ std::vector<proof_result> prove_helpers(granule g, const prove_options& o)
 {
 	std::vector<proof_result> out;
 	for (const law& l : laws) {
-		if (!o.wants(fmt::format("helpers/{}", l.name)))
+		if (!o.wants(name_of(l)))
 			continue;
 		stopwatch clock;
 		z3::context ctx;
 		proof_result r;
-		r.obligation = fmt::format("helpers/{}", l.name);
+		r.obligation = name_of(l);
 		r.gran = g;
 		r.paths = 1;
 		r.formulas = 1;
