@@ -41,6 +41,9 @@ struct call {
 	unsigned flags = 0;	// CYDP_* or ptep_set_access_flags' dirty
 };
 
+// The entries a call is about, as the checker judges it: [c.index, range_end(c)).
+inline std::size_t range_end(const call& c) { return c.index + (c.nr > 0 ? c.nr : 1); }
+
 struct call_result {
 	std::optional<std::uint64_t> pte;	// returned pte_t, if the call returns one
 	std::optional<bool> young;	// test_and_clear_young's answer

@@ -365,7 +365,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	in_call_ = false;
 	const call_semantics sem = semantics_of(c);
 	const std::size_t first = c.index;
-	const std::size_t last = std::min(c.index + std::max<std::size_t>(c.nr, 1), n_);
+	const std::size_t last = std::min(range_end(c), n_);
 	page_set range(n_);
 	for (std::size_t p = first; p < last; p++)
 		range.add(p);

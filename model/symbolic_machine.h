@@ -385,7 +385,8 @@ private:
 		gap_++;
 	}
 
-	bool in_range(std::size_t first, std::size_t end) const
+	// Whether the call's range meets [first, end).
+	bool range_meets(std::size_t first, std::size_t end) const
 	{
 		return first < range_first_ + range_nr_ && range_first_ < end;
 	}
@@ -394,10 +395,10 @@ private:
 	// whole run too unless j is surely not CONT.
 	bool unit_outside_range(std::size_t j)
 	{
-		if (in_range(j, j + 1))
+		if (range_meets(j, j + 1))
 			return false;
 		const std::size_t run = geo_.run_start(j);
-		if (!in_range(run, run + geo_.cont_ptes))
+		if (!range_meets(run, run + geo_.cont_ptes))
 			return true;
 		return oracle_.normal(pte_cont(table_[j])).is_false();
 	}

@@ -27,11 +27,7 @@ sym_flags run_or(const std::vector<z3::expr>& t, const geometry& geo, std::size_
 	return f;
 }
 
-bool in_range(const call& c, std::size_t p)
-{
-	const std::size_t nr = c.kind == call_kind::get_and_clear_full_ptes ? c.nr : 1;
-	return p >= c.index && p < c.index + nr;
-}
+bool in_range(const call& c, std::size_t p) { return p >= c.index && p < range_end(c); }
 
 } // namespace
 

@@ -1,6 +1,5 @@
 #include "proofs/prover.h"
 
-#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -45,7 +44,7 @@ z3::solver make_solver(z3::context& ctx, const prove_options& o, bool incrementa
 
 // One path of one call.
 struct path_run {
-	z3::expr pc;
+	z3::expr pc;	// the conjunction of its decisions' literals
 	// The decisions it took, in order: the outcome and the literal that
 	// holds on this path (the condition or its negation).
 	std::vector<std::pair<bool, z3::expr>> decisions;
@@ -212,7 +211,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		m.set_call_ordinal(ordinal);
 		std::optional<sym_call_result> res;
 		try {
-			m.begin_call(c.index, std::max<std::size_t>(c.nr, 1));
+			m.begin_call(c.index, range_end(c) - c.index);
 			res = strat.invoke(m, c);
 			m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
 		} catch (const path_oracle::infeasible_path&) {
@@ -223,14 +222,15 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 			continue;
 		for (std::size_t j = 0; j < alone.size(); j++)
 			alone[j] = alone[j] && !m.used()[j];
-		z3::expr pc = ctx.bool_val(true);
-		for (const z3::expr& lit : oracle.path_condition())
-			pc = pc && lit;
-		path_run run{pc, {}, m.table(), m.taken(), *res, m.events()};
+		path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), *res, m.events()};
 		std::size_t lit = 0;
-		for (const path_oracle::step& st : oracle.taken())
-			if (st.decision)
-				run.decisions.emplace_back(st.taken, oracle.path_condition().at(lit++));
+		for (const path_oracle::step& st : oracle.taken()) {
+			if (!st.decision)
+				continue;
+			const z3::expr& l = oracle.path_condition().at(lit++);
+			run.decisions.emplace_back(st.taken, l);
+			run.pc = run.pc && l;
+		}
 		runs.push_back(std::move(run));
 	}
 	if (runs.empty())
