@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "impl/generic.h"
 #include "impl/strategy.h"
 #include "model/errors.h"
 #include "model/symbolic_machine.h"
@@ -231,6 +232,10 @@ public:
 	}
 	const strategy_info& info() const override { return info_; }
 	bool implements(call_kind k) const override { return implemented_[static_cast<std::size_t>(k)]; }
+	bool batch_is_generic(call_kind k) const override
+	{
+		return ptespec::batch_is_generic<S<symbolic_machine>, symbolic_machine>(k);
+	}
 	call_result invoke(machine& m, const call& c) override
 	{
 		S<machine> s;

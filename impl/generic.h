@@ -10,11 +10,21 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "impl/mainline.h"
+#include "model/call.h"
 #include "model/pte.h"
 
 namespace ptespec {
+
+// How the batch folds one more entry's answer into what it has: the first
+// entry's value with every entry's young/dirty.
+template <class W>
+W generic_batch_fold(const W& acc, const W& next)
+{
+	return pte_or_flags(acc, next);
+}
 
 template <class M, class Self>
 struct generic_batch_ops : mainline_ops<M, Self> {
@@ -26,7 +36,7 @@ struct generic_batch_ops : mainline_ops<M, Self> {
 		Self& s = this->self();
 		W pte = s.ptep_get_and_clear_full(m, i, full);
 		for (std::size_t k = 1; k < nr; k++)
-			pte = pte_or_flags(pte, s.ptep_get_and_clear_full(m, i + k, full));
+			pte = generic_batch_fold(pte, s.ptep_get_and_clear_full(m, i + k, full));
 		return pte;
 	}
 
@@ -37,5 +47,34 @@ struct generic_batch_ops : mainline_ops<M, Self> {
 			s.ptep_get_and_clear_full(m, i + k, full);
 	}
 };
+
+namespace detail {
+template <class P>
+struct member_of {
+	using type = void;
+};
+template <class C, class R, class... A>
+struct member_of<R (C::*)(A...)> {
+	using type = C;
+};
+} // namespace detail
+
+// Whether S's batch call of kind k is the loop above, over S's own
+// ptep_get_and_clear_full: S derives from generic_batch_ops and does not
+// declare the batch call itself.  Such a call is exactly that sequence of
+// single-entry calls, its answer folded with generic_batch_fold, and the
+// proofs may run it so (proofs/prover.cpp: paths joined between entries).
+template <class S, class M>
+constexpr bool batch_is_generic(call_kind k)
+{
+	using base = generic_batch_ops<M, S>;
+	if constexpr (std::is_base_of_v<base, S>) {
+		if (k == call_kind::get_and_clear_full_ptes)
+			return std::is_same_v<typename detail::member_of<decltype(&S::get_and_clear_full_ptes)>::type, base>;
+		if (k == call_kind::clear_full_ptes)
+			return std::is_same_v<typename detail::member_of<decltype(&S::clear_full_ptes)>::type, base>;
+	}
+	return false;
+}
 
 } // namespace ptespec

@@ -52,6 +52,9 @@ public:
 	virtual call_result invoke(counted_machine& m, const call& c) = 0;
 	// The same source on symbolic words: what `ptespec prove` runs.
 	virtual sym_call_result invoke(symbolic_machine& m, const call& c) = 0;
+	// Whether call kind k is core-mm's generic batch loop over the
+	// strategy's own ptep_get_and_clear_full (impl/generic.h).
+	virtual bool batch_is_generic(call_kind k) const = 0;
 };
 
 // Brackets one call so observers see its beginning and end.

@@ -38,6 +38,7 @@
 //     n entries this turns n^2 end slots into n.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -76,6 +77,37 @@ inline bool ground_truth(const z3::expr& b)
 	throw internal_error("symbolic boolean is not ground: " + b.to_string());
 }
 
+// The truth of each of `bs` under `m`, evaluated a few thousand at a time
+// as the bits of one word: Z3 shares the work on common subterms within one
+// evaluation only, and the many conditions of a counterexample share most
+// of theirs (one by one, extracting a CONT_PTES 32 teardown took 25 s).
+inline std::vector<bool> ground_truths(const z3::model& m, const std::vector<z3::expr>& bs)
+{
+	std::vector<bool> out;
+	out.reserve(bs.size());
+	constexpr std::size_t chunk = 4096;
+	for (std::size_t at = 0; at < bs.size(); at += chunk) {
+		const std::size_t n = std::min(chunk, bs.size() - at);
+		z3::context& ctx = bs[at].ctx();
+		z3::expr_vector bits(ctx);
+		for (std::size_t k = 0; k < n; k++)
+			bits.push_back(z3::ite(bs[at + k], ctx.bv_val(1, 1), ctx.bv_val(0, 1)));
+		const z3::expr word = n == 1 ? bits[0] : z3::concat(bits);
+		const z3::expr v = m.eval(word, true);
+		if (!v.is_numeral())
+			throw internal_error("symbolic booleans are not ground: " + v.to_string());
+		// Most significant first: the first of bs is the string's first
+		// character once padded to n digits.
+		std::string digits = Z3_get_numeral_binary_string(ctx, v);
+		if (digits.size() > n)
+			throw internal_error("ground_truths: a numeral wider than its word");
+		digits.insert(0, n - digits.size(), '0');
+		for (char d : digits)
+			out.push_back(d == '1');
+	}
+	return out;
+}
+
 // What a call returned, symbolically (call_result over Z3 terms).
 struct sym_call_result {
 	std::optional<z3::expr> pte;
@@ -88,9 +120,25 @@ struct sym_call_result {
 // p per literal with (p => literal) asserted once, so a path is checked
 // with its decisions as assumptions, with no push or pop: what the solver
 // learnt on one path serves the next.
+//
+// Most new decisions need no solver at all: a decision is asked with a
+// model of the path so far in hand (path_oracle), and the other side is
+// usually reached by changing only variables that neither the assumptions
+// nor the path's decisions mention -- the hardware slot just made, the
+// flags of an entry the loop reads for the first time.  Such a change keeps
+// the model a model of everything the path assumed, so if the new literal
+// holds under it, that is a witness; only when no candidate change works is
+// the solver asked (repair()).
 class path_solver {
 public:
-	explicit path_solver(z3::solver& s) : s_(s), slicer_(s.ctx()) {}
+	// `repairs`: off, every new decision asks the solver (to test that
+	// the shortcut changes nothing).
+	path_solver(z3::solver& s, const std::vector<z3::expr>& assumptions, bool repairs = true)
+		: s_(s), slicer_(s.ctx()), repairs_(repairs)
+	{
+		for (const z3::expr& a : assumptions)
+			collect(a, bound_);
+	}
 
 	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
 
@@ -104,6 +152,7 @@ public:
 	};
 	answer feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
 	{
+		solver_calls_++;
 		z3::expr_vector a(lit.ctx());
 		for (const z3::expr& d : decided)
 			a.push_back(proxy(d));
@@ -115,7 +164,102 @@ public:
 		}
 	}
 
+	// A model of the assumptions, `decided` and `lit`, made from `m` (a
+	// model of the assumptions and `decided`) by changing only variables
+	// that those do not mention; none when no candidate change makes `lit`
+	// hold.  Candidates: each free variable flipped (a boolean negated, a
+	// word complemented), all set, all clear.
+	std::optional<z3::model> repair(const z3::model& m, const std::vector<z3::expr>& decided, const z3::expr& lit)
+	{
+		if (!repairs_ || m.num_funcs() != 0)
+			return std::nullopt;
+		std::unordered_map<unsigned, z3::expr> in_lit;
+		collect(lit, in_lit);
+		z3::context& ctx = lit.ctx();
+		z3::expr_vector from(ctx);
+		for (const auto& [id, v] : in_lit) {
+			bool free = !bound_.contains(id);
+			for (std::size_t k = 0; free && k < decided.size(); k++)
+				free = !vars_of(decided[k]).contains(id);
+			if (free)
+				from.push_back(v);
+		}
+		if (from.empty())
+			return std::nullopt;
+		for (int pattern = 0; pattern < 3; pattern++) {
+			z3::expr_vector to(ctx);
+			for (const z3::expr& v : from) {
+				const unsigned w = v.is_bool() ? 0 : v.get_sort().bv_size();
+				if (pattern == 0) {
+					const z3::expr now = m.eval(v, true);
+					to.push_back(v.is_bool() ? ctx.bool_val(!now.is_true()) : (~now).simplify());
+				} else {
+					const bool set = pattern == 1;
+					to.push_back(v.is_bool() ? ctx.bool_val(set) : ctx.bv_val(set ? ~std::uint64_t{0} : 0, w));
+				}
+			}
+			z3::expr probe = lit;
+			if (!m.eval(probe.substitute(from, to), true).is_true())
+				continue;
+			repaired_++;
+			z3::model out(ctx);
+			std::unordered_map<unsigned, bool> changed;
+			for (const z3::expr& v : from)
+				changed.emplace(v.decl().id(), true);
+			for (unsigned k = 0; k < m.num_consts(); k++) {
+				z3::func_decl f = m.get_const_decl(k);
+				if (changed.contains(f.id()))
+					continue;
+				z3::expr val = m.get_const_interp(f);
+				out.add_const_interp(f, val);
+			}
+			for (unsigned k = 0; k < from.size(); k++) {
+				z3::func_decl f = from[k].decl();
+				z3::expr val = to[k];
+				out.add_const_interp(f, val);
+			}
+			return out;
+		}
+		return std::nullopt;
+	}
+
+	// Decisions the solver answered, and those a repaired model did.
+	std::size_t solver_calls() const { return solver_calls_; }
+	std::size_t repaired() const { return repaired_; }
+
 private:
+	// The variables of a decided literal, computed once (the literal is
+	// kept with them: an id names a term only while the term lives).
+	const std::unordered_map<unsigned, z3::expr>& vars_of(const z3::expr& lit)
+	{
+		auto it = vars_.find(lit.id());
+		if (it == vars_.end()) {
+			it = vars_.emplace(lit.id(), std::pair{lit, std::unordered_map<unsigned, z3::expr>{}}).first;
+			collect(lit, it->second.second);
+		}
+		return it->second.second;
+	}
+
+	// The uninterpreted constants of `e`, by term id.
+	void collect(const z3::expr& e, std::unordered_map<unsigned, z3::expr>& into)
+	{
+		std::vector<z3::expr> todo{e};
+		std::unordered_map<unsigned, bool> seen;
+		while (!todo.empty()) {
+			const z3::expr t = todo.back();
+			todo.pop_back();
+			if (!t.is_app() || !seen.emplace(t.id(), true).second)
+				continue;
+			if (t.num_args() == 0) {
+				if (t.decl().decl_kind() == Z3_OP_UNINTERPRETED)
+					into.emplace(t.id(), t);
+				continue;
+			}
+			for (unsigned k = 0; k < t.num_args(); k++)
+				todo.push_back(t.arg(k));
+		}
+	}
+
 	z3::expr proxy(const z3::expr& lit)
 	{
 		if (auto it = proxies_.find(lit.id()); it != proxies_.end())
@@ -130,6 +274,10 @@ private:
 
 	z3::solver& s_;
 	bit_slicer slicer_;
+	std::unordered_map<unsigned, z3::expr> bound_;	// the assumptions' variables
+	std::unordered_map<unsigned, std::pair<z3::expr, std::unordered_map<unsigned, z3::expr>>> vars_;
+	bool repairs_;
+	std::size_t solver_calls_ = 0, repaired_ = 0;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
 };
 
@@ -195,6 +343,13 @@ public:
 				yes = path_solver::answer{true, witness_};
 			else if (v.is_false())
 				no = path_solver::answer{true, witness_};
+			// The other side, from the same model where it can be.
+			if (yes && !no)
+				if (auto other = solver_.repair(*witness_, pc_, !cond))
+					no = path_solver::answer{true, std::move(other)};
+			if (no && !yes)
+				if (auto other = solver_.repair(*witness_, pc_, cond))
+					yes = path_solver::answer{true, std::move(other)};
 		}
 		if (!yes)
 			yes = solver_.feasible(pc_, cond);
@@ -242,8 +397,9 @@ private:
 // call).  `fired` is the condition under which the event happened.
 struct sym_event {
 	std::size_t call = 0;
-	std::size_t gap = 0;
+	std::size_t gap = 0;	// counted from the start of its part
 	std::size_t entry = 0;
+	std::size_t part = 0;	// of the call (symbolic_machine::resume)
 	z3::expr on, write, fired, cont;	// cont: the landing entry carried CONT
 };
 
@@ -346,6 +502,7 @@ public:
 	void begin_call(std::size_t first = 0, std::size_t nr = 0)
 	{
 		gap_ = 0;
+		part_ = 0;
 		for (auto& t : taken_)
 			t = ctx_.bv_val(0, 64);
 		touched_.clear();
@@ -353,6 +510,19 @@ public:
 		range_first_ = first;
 		range_nr_ = nr;
 	}
+	// Goes on with the call from where an earlier part of it left the
+	// table (the prover runs core-mm's generic batch loop one entry per
+	// part, impl/generic.h): gaps count from this part's start, slots are
+	// named by the part, and `taken` is what the earlier parts took.
+	void resume(std::size_t part, std::vector<z3::expr> taken)
+	{
+		part_ = part;
+		if (taken.size() != table_.size())
+			throw internal_error("symbolic machine: resumed with a taken vector of the wrong size");
+		taken_ = std::move(taken);
+	}
+	// Primitives so far in this part.
+	std::size_t gaps() const { return gap_; }
 	// The call's last gap: every entry may receive events after the last
 	// primitive on it.  carried[j]: the last slot on j is the previous
 	// call's end slot; it stands for this call's gaps too when this call
@@ -437,13 +607,13 @@ private:
 		std::uint64_t v = 0;
 		if (e.is_numeral() && e.is_numeral_u64(v) && !pte_valid(v))
 			return;	// hardware never updates an invalid entry
-		const std::string name = "hw" + std::to_string(call_) + "." + std::to_string(j) + "." +
-					 std::to_string(seq(j));
+		const std::string name = "hw" + std::to_string(call_) + "." + std::to_string(part_) + "." +
+					 std::to_string(j) + "." + std::to_string(seq(j));
 		const z3::expr on = ctx_.bool_const((name + ".on").c_str());
 		const z3::expr wr = ctx_.bool_const((name + ".write").c_str());
 		const z3::expr fired = on && pte_valid(e) && (!wr || pte_write(e));
 		table_[j] = z3::ite(fired, hw_update(e, wr), e);
-		events_.push_back({call_, gap_, j, on, wr, fired, pte_cont(e)});
+		events_.push_back({call_, gap_, j, part_, on, wr, fired, pte_cont(e)});
 	}
 
 	// The update the MMU makes: AF, and for a write through a writable
@@ -475,6 +645,7 @@ private:
 	std::size_t seq_call_ = ~std::size_t{0};
 	std::size_t call_ = 0;
 	std::size_t gap_ = 0;
+	std::size_t part_ = 0;
 	bool hw_ = true;
 	std::vector<bool> used_;
 	std::size_t range_first_ = 0, range_nr_ = 0;

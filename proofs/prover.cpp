@@ -1,10 +1,12 @@
 #include "proofs/prover.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "impl/generic.h"
 #include "model/errors.h"
 
 namespace ptespec::proofs {
@@ -51,6 +53,7 @@ struct path_run {
 	std::vector<z3::expr> table, taken;
 	sym_call_result result;
 	std::vector<sym_event> events;
+	std::size_t gaps = 0;	// primitives it made
 };
 
 // The paths of one call as the binary tree of their decisions: a leaf is a
@@ -176,12 +179,26 @@ std::vector<sym_event> join_events(const decision_tree& tree, const std::vector<
 	return distinct;
 }
 
-// Runs call `c` from `table` on every feasible path (depth-first over
-// decision prefixes: each run replays a prefix and leaves the alternatives
-// it found feasible for later runs) and joins the paths.
+// What one run of the strategy covers: the scenario's call `c`, or one
+// entry of it when c is core-mm's generic batch loop (impl/generic.h): then
+// part k runs ptep_get_and_clear_full on entry c.index + k, from the table
+// and the taken values part k-1 ended with, and only the last part ends the
+// call (its end slots).
+struct part_spec {
+	call run;
+	std::size_t index = 0;
+	bool last = true;
+	std::vector<z3::expr> taken;	// empty: a fresh call
+};
+
+// Runs one part of call `c` from `table` on every feasible path
+// (depth-first over decision prefixes: each run replays a prefix and leaves
+// the alternatives it found feasible for later runs) and joins the paths.
+// `carried`: entries whose last slot is the previous call's end slot and
+// that no earlier part used; `used` gains the entries some path used.
 sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const sym_world& w,
-		    const std::vector<z3::expr>& table, const call& c, std::size_t ordinal, const prove_options& o,
-		    double& spent, std::vector<bool>& carried)
+		    const std::vector<z3::expr>& table, const call& c, const part_spec& part, std::size_t ordinal,
+		    const prove_options& o, double& spent, const std::vector<bool>& carried, std::vector<bool>& used)
 {
 	// Path-running time only: the solver's own time is bounded by
 	// timeout_ms, and counting it here would starve the later cases.
@@ -192,16 +209,14 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		~charge() { spent += clock.seconds(); }
 	} charged{spent, clock};
 	std::vector<path_run> runs;
-	// Entries no path touches end the call with an end slot as their last
-	// (symbolic_machine::end_call).
-	std::vector<bool> alone(table.size(), true);
 	std::vector<path_oracle::alternative> todo{{}};
 	std::size_t explored = 0;
 	while (!todo.empty()) {
 		if (explored++ == o.max_paths)
-			throw path_budget_exhausted{fmt::format("{} needs more than {} paths", describe(c), o.max_paths)};
+			throw path_budget_exhausted{fmt::format("{} needs more than {} paths", describe(part.run),
+								o.max_paths)};
 		if (spent + clock.seconds() > o.run_seconds)
-			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths", describe(c),
+			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths", describe(part.run),
 								o.run_seconds), true};
 		path_oracle::alternative next = std::move(todo.back());
 		todo.pop_back();
@@ -210,19 +225,24 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		m.set_folios(w.folios);
 		m.set_call_ordinal(ordinal);
 		std::optional<sym_call_result> res;
+		std::size_t gaps = 0;
 		try {
 			m.begin_call(c.index, range_end(c) - c.index);
-			res = strat.invoke(m, c);
-			m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
+			if (!part.taken.empty())
+				m.resume(part.index, part.taken);
+			res = strat.invoke(m, part.run);
+			gaps = m.gaps();
+			if (part.last)
+				m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
 		} catch (const path_oracle::infeasible_path&) {
 		}
 		for (const auto& alt : oracle.alternatives())
 			todo.push_back(alt);
 		if (!res)
 			continue;
-		for (std::size_t j = 0; j < alone.size(); j++)
-			alone[j] = alone[j] && !m.used()[j];
-		path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), *res, m.events()};
+		for (std::size_t j = 0; j < used.size(); j++)
+			used[j] = used[j] || m.used()[j];
+		path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), *res, m.events(), gaps};
 		std::size_t lit = 0;
 		for (const path_oracle::step& st : oracle.taken()) {
 			if (!st.decision)
@@ -234,8 +254,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		runs.push_back(std::move(run));
 	}
 	if (runs.empty())
-		throw internal_error(fmt::format("prover: no feasible path through {}", describe(c)));
-	carried = alone;
+		throw internal_error(fmt::format("prover: no feasible path through {}", describe(part.run)));
 
 	sym_step st;
 	st.ordinal = ordinal;
@@ -251,36 +270,143 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 	st.result.young = join_result(tree, runs, &sym_call_result::young);
 	st.result.changed = join_result(tree, runs, &sym_call_result::changed);
 	st.events = join_events(tree, runs);
-	for (const path_run& r : runs)
+	st.parts.emplace_back();
+	for (const path_run& r : runs) {
+		st.parts.back().emplace_back(r.pc, r.gaps);
 		for (sym_event e : r.events) {
 			if (runs.size() > 1)
 				e.fired = e.fired && r.pc;
 			st.trace.push_back(e);
 		}
+	}
 	return st;
 }
 
-counterexample extract(const z3::model& mdl, const sym_world& world, const scenario& sc,
-		       const std::vector<sym_event>& events, const std::vector<claim>& claims)
+// Runs call `c` of the scenario: at once, or -- when it is core-mm's
+// generic batch loop over the strategy's own ptep_get_and_clear_full -- as
+// that loop's single-entry calls with the paths joined after each, so a
+// strategy that branches on every entry's flags costs the sum of the
+// entries' paths, not their product.  The loop keeps nothing between
+// entries but the fold of their answers (generic_batch_fold), which is
+// applied here to the joined answers: the same value on every path.
+sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const sym_world& w,
+		  const std::vector<z3::expr>& table, const call& c, std::size_t ordinal, const prove_options& o,
+		  double& spent, std::vector<bool>& carried)
 {
+	std::vector<bool> used(table.size(), false);
+	const bool split = o.split_generic_batches && c.nr > 1 && strat.batch_is_generic(c.kind);
+	if (!split) {
+		sym_step st = run_joined(ctx, paths, strat, w, table, c, part_spec{c, 0, true, {}}, ordinal, o, spent, carried, used);
+		carried.assign(table.size(), false);
+		for (std::size_t j = 0; j < used.size(); j++)
+			carried[j] = !used[j];
+		return st;
+	}
+	sym_step whole;
+	whole.ordinal = ordinal;
+	whole.c = c;
+	whole.before = table;
+	std::vector<z3::expr> now = table;
+	std::vector<z3::expr> taken(table.size(), ctx.bv_val(0, 64));
+	for (std::size_t k = 0; k < c.nr; k++) {
+		part_spec part{call{call_kind::ptep_get_and_clear_full, c.index + k, 1, c.full, 0, 0}, k,
+			       k + 1 == c.nr, taken};
+		// The last part's end slots: entries the earlier parts used end
+		// the call with a slot of their own.
+		std::vector<bool> still = carried;
+		for (std::size_t j = 0; j < still.size() && j < used.size(); j++)
+			still[j] = still[j] && !used[j];
+		sym_step st = run_joined(ctx, paths, strat, w, now, c, part, ordinal, o, spent, still, used);
+		now = st.after;
+		taken = st.taken;
+		whole.paths += st.paths;
+		whole.events.insert(whole.events.end(), st.events.begin(), st.events.end());
+		whole.trace.insert(whole.trace.end(), st.trace.begin(), st.trace.end());
+		whole.parts.push_back(std::move(st.parts.front()));
+		if (c.kind == call_kind::get_and_clear_full_ptes) {
+			if (!st.result.pte)
+				throw internal_error("prover: ptep_get_and_clear_full returned no value");
+			whole.result.pte = k == 0 ? *st.result.pte : generic_batch_fold(*whole.result.pte, *st.result.pte);
+		}
+	}
+	whole.after = now;
+	whole.taken = taken;
+	carried.assign(table.size(), false);
+	for (std::size_t j = 0; j < used.size(); j++)
+		carried[j] = !used[j];
+	return whole;
+}
+
+std::vector<bool> claims_hold(const z3::model& mdl, const std::vector<claim>& claims)
+{
+	std::vector<z3::expr> asked;
+	for (const claim& c : claims)
+		asked.push_back(c.holds);
+	return ground_truths(mdl, asked);
+}
+
+// Where each part of each call begins, in the call's gaps, under the
+// model: the sum of the primitives of the paths the model took through the
+// earlier parts.
+std::vector<std::vector<std::size_t>> part_offsets(
+	const z3::model& mdl, const std::vector<std::vector<std::vector<std::pair<z3::expr, std::size_t>>>>& parts)
+{
+	std::vector<z3::expr> asked;
+	for (const auto& call_parts : parts)
+		for (std::size_t p = 0; p + 1 < call_parts.size(); p++)
+			for (const auto& [pc, gaps] : call_parts[p])
+				asked.push_back(pc);
+	const std::vector<bool> truth = ground_truths(mdl, asked);
+	std::size_t at = 0;
+	std::vector<std::vector<std::size_t>> out;
+	for (const auto& call_parts : parts) {
+		out.emplace_back(call_parts.size(), 0);
+		for (std::size_t p = 0; p + 1 < call_parts.size(); p++) {
+			std::size_t taken = 0, gaps = 0;
+			for (const auto& path : call_parts[p])
+				if (truth[at++]) {
+					taken++;
+					gaps = path.second;
+				}
+			if (taken != 1)
+				throw internal_error(fmt::format("prover: the model takes {} paths through one part", taken));
+			out.back()[p + 1] = out.back()[p] + gaps;
+		}
+	}
+	return out;
+}
+
+counterexample extract(const z3::model& mdl, const sym_world& world, const scenario& sc,
+		       const std::vector<sym_event>& events, const std::vector<claim>& claims,
+		       const std::vector<std::vector<std::vector<std::pair<z3::expr, std::size_t>>>>& parts)
+{
+	const std::vector<std::vector<std::size_t>> offset = part_offsets(mdl, parts);
 	counterexample ce;
 	ce.geo = world.geo;
 	ce.folios = world.folios;
 	for (const z3::expr& e : world.initial)
 		ce.initial.push_back(ground_value(mdl.eval(e, true)));
+	std::vector<z3::expr> asked;
 	for (const sym_event& e : events) {
-		if (!ground_truth(mdl.eval(e.fired, true)))
+		asked.push_back(e.fired);
+		asked.push_back(e.write);
+	}
+	const std::vector<bool> truth = ground_truths(mdl, asked);
+	for (std::size_t k = 0; k < events.size(); k++) {
+		if (!truth[2 * k])
 			continue;
-		const bool write = ground_truth(mdl.eval(e.write, true));
-		ce.events.push_back({e.call, e.gap, e.entry, write ? hw_kind::write : hw_kind::access});
+		const sym_event& e = events[k];
+		ce.events.push_back({e.call, offset.at(e.call).at(e.part) + e.gap, e.entry,
+				     truth[2 * k + 1] ? hw_kind::write : hw_kind::access});
 	}
 	ce.calls = sc.calls;
 	// The first claim the model falsifies names the property to replay.
-	for (const claim& c : claims) {
-		if (ground_truth(mdl.eval(c.holds, true)))
+	const std::vector<bool> held = claims_hold(mdl, claims);
+	for (std::size_t k = 0; k < claims.size(); k++) {
+		if (held[k])
 			continue;
-		ce.prop = c.prop;
-		ce.witness = c.witness;
+		ce.prop = claims[k].prop;
+		ce.witness = claims[k].witness;
 		break;
 	}
 	return ce;
@@ -305,15 +431,15 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	// A world whose assumptions contradict each other would prove anything.
 	if (s.check() == z3::unsat)
 		throw internal_error("prover: the world's assumptions are unsatisfiable");
-	path_solver paths(s);
+	path_solver paths(s, world.assumptions, o_.repair_models);
 
-	pending_case pc{world, sc.calls, {}, {}, false};
+	pending_case pc{world, sc.calls, {}, {}, {}, false};
 	std::vector<z3::expr> table = world.initial;
 	std::vector<bool> carried;	// none before the first call
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		sym_step st;
 		try {
-			st = run_joined(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, into_.run_seconds, carried);
+			st = run_call(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, into_.run_seconds, carried);
 		} catch (const path_budget_exhausted& e) {
 			s.pop();
 			note(e.why);
@@ -327,6 +453,7 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 		if (sc.observe)
 			sc.observe(st, pc.claims);
 		pc.trace.insert(pc.trace.end(), st.trace.begin(), st.trace.end());
+		pc.parts.push_back(std::move(st.parts));
 		table = st.after;
 	}
 	s.pop();
@@ -388,14 +515,12 @@ void case_batch::flush()
 	case z3::sat: {
 		const z3::model mdl = fs.get_model();
 		for (const pending_case& c : cases_) {
-			bool holds = true;
-			for (const claim& cl : c.claims)
-				holds = holds && ground_truth(mdl.eval(cl.holds, true));
-			if (holds)
+			const std::vector<bool> held = claims_hold(mdl, c.claims);
+			if (std::find(held.begin(), held.end(), false) == held.end())
 				continue;
 			scenario sc;
 			sc.calls = c.calls;
-			into_.ce = extract(mdl, c.world, sc, c.trace, c.claims);
+			into_.ce = extract(mdl, c.world, sc, c.trace, c.claims, c.parts);
 			break;
 		}
 		if (!into_.ce)

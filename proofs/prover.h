@@ -68,6 +68,10 @@ struct sym_step {
 	// with that path's gap: what a counterexample replays.
 	std::vector<sym_event> trace;
 	std::size_t paths = 0;
+	// Per part of the call (one unless it was run as core-mm's generic
+	// batch loop, one part per entry), per path: its condition and how many
+	// primitives it made -- what places a later part's events in the call.
+	std::vector<std::vector<std::pair<z3::expr, std::size_t>>> parts;
 };
 
 // A scenario: calls run in order from the world's table, each on every
@@ -137,6 +141,13 @@ struct prove_options {
 	// they change no verdict.
 	bool carry_end_slots = true;
 	bool bit_level_claims = true;
+	// Run a batch call that is core-mm's generic loop (impl/generic.h) as
+	// its single-entry calls, joining paths between them (prover.cpp,
+	// run_call); off only to test that it changes no verdict.
+	bool split_generic_batches = true;
+	// Reach the other side of a decision by changing variables the path
+	// does not mention before asking the solver (path_solver::repair).
+	bool repair_models = true;
 	// prove_all: obligations proved at once, each in a process of its own
 	// (0: one per core), and the wall-clock seconds one may take before it
 	// is stopped and reported unknown.
@@ -189,6 +200,7 @@ private:
 		sym_world world;
 		std::vector<call> calls;
 		std::vector<sym_event> trace;
+		std::vector<std::vector<std::vector<std::pair<z3::expr, std::size_t>>>> parts;	// per call
 		std::vector<claim> claims;
 		bool joined;	// some call had more than one path
 	};

@@ -57,6 +57,35 @@ TEST(registry, builtins_implement_all_fourteen_calls)
 	}
 }
 
+// The proofs run a batch as its single-entry calls only when it is core-mm's
+// generic loop (impl/generic.h); a strategy with its own batch -- mainline,
+// or one that hides the loop -- is run whole.
+template <class M>
+struct own_batch : generic_batch_ops<M, own_batch<M>> {
+	using W = typename M::word;
+	W get_and_clear_full_ptes(M& m, std::size_t i, std::size_t nr, bool full)
+	{
+		return this->self().ptep_get_and_clear_full(m, i + nr - 1, full);
+	}
+};
+
+TEST(registry, knows_which_batches_are_the_generic_loop)
+{
+	for (const char* name : {"unfold", "gather-writeback", "simple", "robust", "early-return", "clear-block"}) {
+		SCOPED_TRACE(name);
+		const strategy& s = registry::global().get(name);
+		EXPECT_TRUE(s.batch_is_generic(call_kind::get_and_clear_full_ptes));
+		EXPECT_TRUE(s.batch_is_generic(call_kind::clear_full_ptes));
+		EXPECT_FALSE(s.batch_is_generic(call_kind::ptep_get_and_clear_full));
+	}
+	const strategy& mainline = registry::global().get("mainline");
+	EXPECT_FALSE(mainline.batch_is_generic(call_kind::get_and_clear_full_ptes));
+	EXPECT_FALSE(mainline.batch_is_generic(call_kind::clear_full_ptes));
+	const auto own = make_strategy<own_batch>("test-own-batch", "hides the generic get_and_clear_full_ptes", "test");
+	EXPECT_FALSE(own->batch_is_generic(call_kind::get_and_clear_full_ptes));
+	EXPECT_TRUE(own->batch_is_generic(call_kind::clear_full_ptes));
+}
+
 TEST(dispatch, rejects_a_range_past_the_end_of_the_table)
 {
 	strategy& s = registry::global().get("mainline");

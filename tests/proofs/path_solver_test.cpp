@@ -1,0 +1,98 @@
+// The path oracle's shortcut (model/symbolic_machine.h, path_solver::repair):
+// a model of the assumptions and the decisions so far, changed only in
+// variables neither mentions, stands as the witness that a new literal is
+// feasible.  What it returns must really be a model of all three, and it
+// must not claim a literal the assumptions and decisions rule out.
+
+#include <gtest/gtest.h>
+
+#include "model/symbolic_machine.h"
+
+using namespace ptespec;
+
+namespace {
+
+// Every one of `bs` true under m.
+bool all_hold(const z3::model& m, const std::vector<z3::expr>& bs)
+{
+	for (const z3::expr& b : bs)
+		if (!m.eval(b, true).is_true())
+			return false;
+	return true;
+}
+
+struct fixture {
+	z3::context ctx;
+	z3::expr x = ctx.bv_const("x", 8), w = ctx.bv_const("w", 8);
+	z3::expr y = ctx.bool_const("y"), z = ctx.bool_const("z");
+	std::vector<z3::expr> assumptions{(x & ctx.bv_val(1, 8)) == ctx.bv_val(1, 8)};
+	std::vector<z3::expr> decided{y};
+	z3::solver s{ctx};
+
+	z3::model model_of_path()
+	{
+		for (const z3::expr& a : assumptions)
+			s.add(a);
+		for (const z3::expr& d : decided)
+			s.add(d);
+		// A model that leaves the free variables where the literals below
+		// do not hold: z false, w zero.
+		s.add(!z && w == ctx.bv_val(0, 8));
+		EXPECT_EQ(s.check(), z3::sat);
+		return s.get_model();
+	}
+};
+
+TEST(path_solver, repair_changes_only_free_variables_and_keeps_a_model)
+{
+	fixture f;
+	z3::solver fresh(f.ctx);
+	for (const z3::expr& a : f.assumptions)
+		fresh.add(a);
+	path_solver paths(fresh, f.assumptions);
+	const z3::model m = f.model_of_path();
+	// z and w are free: a literal over them is reached by changing them.
+	const z3::expr lit = f.z && f.w == f.ctx.bv_val(0xff, 8);
+	ASSERT_FALSE(m.eval(lit, true).is_true());
+	const std::optional<z3::model> r = paths.repair(m, f.decided, lit);
+	ASSERT_TRUE(r.has_value());
+	std::vector<z3::expr> all = f.assumptions;
+	all.insert(all.end(), f.decided.begin(), f.decided.end());
+	all.push_back(lit);
+	EXPECT_TRUE(all_hold(*r, all));
+	// The bound variables kept their values.
+	EXPECT_TRUE(z3::eq(r->eval(f.x, true), m.eval(f.x, true)));
+	EXPECT_TRUE(r->eval(f.y, true).is_true());
+	EXPECT_EQ(paths.repaired(), 1u);
+}
+
+TEST(path_solver, repair_never_claims_what_the_path_rules_out)
+{
+	fixture f;
+	z3::solver fresh(f.ctx);
+	path_solver paths(fresh, f.assumptions);
+	const z3::model m = f.model_of_path();
+	// Contradicts a decision (y) through a bound variable: no change of
+	// free variables can help.
+	EXPECT_FALSE(paths.repair(m, f.decided, !f.y && f.z).has_value());
+	// Contradicts an assumption (x odd).
+	EXPECT_FALSE(paths.repair(m, f.decided, (f.x & f.ctx.bv_val(1, 8)) == f.ctx.bv_val(0, 8)).has_value());
+	// Unsatisfiable whatever the free variables are.
+	EXPECT_FALSE(paths.repair(m, f.decided, f.z && !f.z).has_value());
+	EXPECT_EQ(paths.repaired(), 0u);
+}
+
+TEST(path_solver, feasible_answers_by_the_solver)
+{
+	fixture f;
+	z3::solver s(f.ctx);
+	for (const z3::expr& a : f.assumptions)
+		s.add(a);
+	path_solver paths(s, f.assumptions);
+	EXPECT_TRUE(paths.feasible(f.decided, f.z).feasible);
+	EXPECT_FALSE(paths.feasible(f.decided, !f.y).feasible);
+	EXPECT_FALSE(paths.feasible({}, (f.x & f.ctx.bv_val(1, 8)) == f.ctx.bv_val(0, 8)).feasible);
+	EXPECT_EQ(paths.solver_calls(), 3u);
+}
+
+} // namespace
