@@ -223,6 +223,11 @@ public:
 		return std::nullopt;
 	}
 
+	// A model of the assumptions: the witness a call's first path starts
+	// with (it has decided nothing yet).
+	void set_root(z3::model m) { root_ = std::move(m); }
+	const std::optional<z3::model>& root() const { return root_; }
+
 	// Decisions the solver answered, and those a repaired model did.
 	std::size_t solver_calls() const { return solver_calls_; }
 	std::size_t repaired() const { return repaired_; }
@@ -277,6 +282,7 @@ private:
 	std::unordered_map<unsigned, z3::expr> bound_;	// the assumptions' variables
 	std::unordered_map<unsigned, std::pair<z3::expr, std::unordered_map<unsigned, z3::expr>>> vars_;
 	bool repairs_;
+	std::optional<z3::model> root_;
 	std::size_t solver_calls_ = 0, repaired_ = 0;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
 };

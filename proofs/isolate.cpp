@@ -1,10 +1,12 @@
 #include "proofs/isolate.h"
 
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -97,16 +99,46 @@ struct child {
 	stopwatch clock;
 };
 
+struct child_work {
+	const isolated_job* job;
+	std::string out;
+};
+
+void* run_job(void* arg)
+{
+	child_work& w = *static_cast<child_work*>(arg);
+	try {
+		w.out = results_to_json(w.job->run());
+	} catch (const std::exception& e) {
+		w.out = json{{"error", e.what()}}.dump();
+	} catch (...) {
+		w.out = json{{"error", "unknown exception"}}.dump();
+	}
+	return nullptr;
+}
+
+// Terms of a large teardown nest thousands deep (a conjunction grown one
+// call at a time), and both Z3 and the bit slicer recurse on them: the job
+// runs on a thread with a stack of its own (address space only until used).
+constexpr std::size_t child_stack_bytes = std::size_t{1} << 30;
+
 [[noreturn]] void run_child(const isolated_job& job, int fd)
 {
-	std::string out;
-	try {
-		out = results_to_json(job.run());
-	} catch (const std::exception& e) {
-		out = json{{"error", e.what()}}.dump();
-	} catch (...) {
-		out = json{{"error", "unknown exception"}}.dump();
+	child_work w{&job, {}};
+	pthread_attr_t attr;
+	pthread_t thread;
+	bool ran = false;
+	if (pthread_attr_init(&attr) == 0) {
+		if (pthread_attr_setstacksize(&attr, child_stack_bytes) == 0 &&
+		    pthread_create(&thread, &attr, run_job, &w) == 0) {
+			pthread_join(thread, nullptr);
+			ran = true;
+		}
+		pthread_attr_destroy(&attr);
 	}
+	if (!ran)
+		run_job(&w);
+	const std::string& out = w.out;
 	const char* p = out.data();
 	std::size_t left = out.size();
 	while (left > 0) {
@@ -229,25 +261,24 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 		parallel = 1;
 	std::vector<std::optional<std::vector<proof_result>>> results(jobs.size());
 	std::vector<child> running;
+	// The heaviest first: a long job started last would run alone at the end.
+	std::vector<std::size_t> order(jobs.size());
+	for (std::size_t k = 0; k < order.size(); k++)
+		order[k] = k;
+	std::stable_sort(order.begin(), order.end(),
+			 [&](std::size_t a, std::size_t b) { return jobs[a].weight > jobs[b].weight; });
 	std::size_t next = 0, reported = 0;
-	auto report = [&] {
-		while (reported < jobs.size() && results[reported]) {
-			if (done)
-				for (const proof_result& r : *results[reported])
-					done(r);
-			reported++;
-		}
-	};
-	auto finish = [&](child& c, int status) {
-		::close(c.fd);
-		c.fd = -1;
-		c.pid = -1;
-		results[c.job] = collect(jobs[c.job], c, status);
+	auto finish = [&](std::size_t job, std::vector<proof_result> rs) {
+		if (done)
+			for (const proof_result& r : rs)
+				done(r);
+		results[job] = std::move(rs);
+		reported++;
 	};
 	try {
 		while (reported < jobs.size()) {
 			while (next < jobs.size() && running.size() < parallel)
-				running.push_back(spawn(jobs, next++));
+				running.push_back(spawn(jobs, order[next++]));
 			std::vector<pollfd> fds;
 			for (const child& c : running)
 				fds.push_back({c.fd, POLLIN, 0});
@@ -270,11 +301,11 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 					int status = 0;
 					::waitpid(c.pid, &status, 0);
 					::close(c.fd);
-					results[c.job] = {lost(jobs[c.job],
-							       fmt::format("the prover process ran past the wall-clock "
-									   "limit of {:.0f} s and was stopped",
-									   wall_seconds),
-							       c.clock.seconds())};
+					finish(c.job, {lost(jobs[c.job],
+							    fmt::format("the prover process ran past the wall-clock "
+									"limit of {:.0f} s and was stopped",
+									wall_seconds),
+							    c.clock.seconds())});
 					running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
 					continue;
 				}
@@ -282,10 +313,12 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 					continue;
 				int status = 0;
 				::waitpid(c.pid, &status, 0);
-				finish(c, status);
+				::close(c.fd);
+				c.fd = -1;
+				c.pid = -1;
+				finish(c.job, collect(jobs[c.job], c, status));
 				running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
 			}
-			report();
 		}
 	} catch (...) {
 		for (child& c : running) {

@@ -26,12 +26,13 @@ struct isolated_job {
 	std::string obligation;	// what a failure of the process is reported as
 	granule gran = granule::k4;
 	std::function<std::vector<proof_result>()> run;	// runs in the child
+	double weight = 0;	// its expected cost: heavier jobs start first
 };
 
-// Runs every job in a child process, up to `parallel` at once; each child
-// that runs longer than `wall_seconds` is killed.  Results come back in job
-// order, and `done` (may be empty) hears them in that order as soon as
-// they are known.  An exception in a child is rethrown in the parent as
+// Runs every job in a child process, up to `parallel` at once, heaviest
+// first; each child that runs longer than `wall_seconds` is killed.
+// Results come back in job order; `done` (may be empty) hears each as soon
+// as its job ends.  An exception in a child is rethrown in the parent as
 // internal_error.
 std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, unsigned parallel, double wall_seconds,
 				       const std::function<void(const proof_result&)>& done);

@@ -209,7 +209,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		~charge() { spent += clock.seconds(); }
 	} charged{spent, clock};
 	std::vector<path_run> runs;
-	std::vector<path_oracle::alternative> todo{{}};
+	std::vector<path_oracle::alternative> todo{{{}, paths.root()}};
 	std::size_t explored = 0;
 	while (!todo.empty()) {
 		if (explored++ == o.max_paths)
@@ -429,9 +429,12 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	for (const z3::expr& a : world.assumptions)
 		s.add(a);
 	// A world whose assumptions contradict each other would prove anything.
-	if (s.check() == z3::unsat)
+	const z3::check_result consistent = s.check();
+	if (consistent == z3::unsat)
 		throw internal_error("prover: the world's assumptions are unsatisfiable");
 	path_solver paths(s, world.assumptions, o_.repair_models);
+	if (o_.repair_models && consistent == z3::sat)
+		paths.set_root(s.get_model());
 
 	pending_case pc{world, sc.calls, {}, {}, {}, false};
 	std::vector<z3::expr> table = world.initial;
@@ -449,7 +452,9 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 			return !out_of_time_;
 		}
 		into_.paths += st.paths;
-		pc.joined = pc.joined || st.paths > 1;
+		// Joined: some part of the call had paths to tell apart (ite terms).
+		for (const auto& part : st.parts)
+			pc.joined = pc.joined || part.size() > 1;
 		if (sc.observe)
 			sc.observe(st, pc.claims);
 		pc.trace.insert(pc.trace.end(), st.trace.begin(), st.trace.end());
@@ -482,19 +487,24 @@ void case_batch::note(const std::string& why)
 // bit-blasts what the cases have in common once.
 void case_batch::flush()
 {
-	if (cases_.empty() || verdict_ == proof_verdict::refuted)
+	if (cases_.empty() || verdict_ == proof_verdict::refuted || solver_gave_up_) {
+		cases_.clear();
 		return;
+	}
 	into_.formulas++;
 	z3::solver fs = make_solver(ctx_, o_, false);
-	z3::expr all = ctx_.bool_val(true);
+	// One flat conjunction: grown one claim at a time it would nest as deep
+	// as there are claims.
+	z3::expr_vector conj(ctx_);
 	bool joined = false;
 	for (const pending_case& c : cases_) {
 		joined = joined || c.joined;
 		for (const z3::expr& a : c.world.assumptions)
 			fs.add(a);
 		for (const claim& cl : c.claims)
-			all = all && cl.holds;
+			conj.push_back(cl.holds);
 	}
+	z3::expr all = conj.empty() ? ctx_.bool_val(true) : z3::mk_and(conj);
 	stopwatch clock;
 	// Cases whose calls joined several paths carry ite trees over their
 	// decisions: at bit level (bit_slicer.h) they shrink to the few flag
@@ -531,6 +541,10 @@ void case_batch::flush()
 	case z3::unknown:
 		note("solver: " + fs.reason_unknown());
 		verdict_ = proof_verdict::unknown;
+		// The obligation cannot be proved any more, and its later cases
+		// are as large: they would spend the same timeout again.
+		out_of_time_ = true;
+		solver_gave_up_ = true;
 		break;
 	}
 	cases_.clear();
