@@ -248,20 +248,34 @@ private:
 	// The uninterpreted constants of `e`, by term id.
 	void collect(const z3::expr& e, std::unordered_map<unsigned, z3::expr>& into)
 	{
-		std::vector<z3::expr> todo{e};
-		std::unordered_map<unsigned, bool> seen;
+		// On the raw terms (e keeps them alive), with a mark per term id for
+		// this walk: the walks are many and the terms shared.
+		Z3_context c = e.ctx();
+		if (++epoch_ == 0) {
+			std::fill(mark_.begin(), mark_.end(), 0u);
+			epoch_ = 1;
+		}
+		std::vector<Z3_ast> todo{e};
 		while (!todo.empty()) {
-			const z3::expr t = todo.back();
+			const Z3_ast t = todo.back();
 			todo.pop_back();
-			if (!t.is_app() || !seen.emplace(t.id(), true).second)
+			if (Z3_get_ast_kind(c, t) != Z3_APP_AST)
 				continue;
-			if (t.num_args() == 0) {
-				if (t.decl().decl_kind() == Z3_OP_UNINTERPRETED)
-					into.emplace(t.id(), t);
+			const unsigned id = Z3_get_ast_id(c, t);
+			if (id >= mark_.size())
+				mark_.resize(std::max<std::size_t>(id + 1, 2 * mark_.size()), 0u);
+			if (mark_[id] == epoch_)
+				continue;
+			mark_[id] = epoch_;
+			const Z3_app a = Z3_to_app(c, t);
+			const unsigned n = Z3_get_app_num_args(c, a);
+			if (n == 0) {
+				if (Z3_get_decl_kind(c, Z3_get_app_decl(c, a)) == Z3_OP_UNINTERPRETED)
+					into.emplace(id, z3::expr(e.ctx(), t));
 				continue;
 			}
-			for (unsigned k = 0; k < t.num_args(); k++)
-				todo.push_back(t.arg(k));
+			for (unsigned k = 0; k < n; k++)
+				todo.push_back(Z3_get_app_arg(c, a, k));
 		}
 	}
 
@@ -283,6 +297,8 @@ private:
 	std::unordered_map<unsigned, std::pair<z3::expr, std::unordered_map<unsigned, z3::expr>>> vars_;
 	bool repairs_;
 	std::optional<z3::model> root_;
+	std::vector<unsigned> mark_;	// collect(): the walk that last saw a term id
+	unsigned epoch_ = 0;
 	std::size_t solver_calls_ = 0, repaired_ = 0;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
 };
