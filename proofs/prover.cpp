@@ -294,14 +294,16 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 		  double& spent, std::vector<bool>& carried)
 {
 	std::vector<bool> used(table.size(), false);
-	const bool split = o.split_generic_batches && c.nr > 1 && strat.batch_is_generic(c.kind);
-	if (!split) {
-		sym_step st = run_joined(ctx, paths, strat, w, table, c, part_spec{c, 0, true, {}}, ordinal, o, spent, carried, used);
+	// What the next call may carry: the entries no part of this one used.
+	auto hand_on = [&](sym_step st) {
 		carried.assign(table.size(), false);
 		for (std::size_t j = 0; j < used.size(); j++)
 			carried[j] = !used[j];
 		return st;
-	}
+	};
+	if (!(o.split_generic_batches && c.nr > 1 && strat.batch_is_generic(c.kind)))
+		return hand_on(run_joined(ctx, paths, strat, w, table, c, part_spec{c, 0, true, {}}, ordinal, o, spent,
+					  carried, used));
 	sym_step whole;
 	whole.ordinal = ordinal;
 	whole.c = c;
@@ -331,10 +333,7 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 	}
 	whole.after = now;
 	whole.taken = taken;
-	carried.assign(table.size(), false);
-	for (std::size_t j = 0; j < used.size(); j++)
-		carried[j] = !used[j];
-	return whole;
+	return hand_on(std::move(whole));
 }
 
 std::vector<bool> claims_hold(const z3::model& mdl, const std::vector<claim>& claims)
@@ -349,7 +348,7 @@ std::vector<bool> claims_hold(const z3::model& mdl, const std::vector<claim>& cl
 // model: the sum of the primitives of the paths the model took through the
 // earlier parts.
 std::vector<std::vector<std::size_t>> part_offsets(
-	const z3::model& mdl, const std::vector<std::vector<std::vector<std::pair<z3::expr, std::size_t>>>>& parts)
+	const z3::model& mdl, const std::vector<std::vector<part_paths>>& parts)
 {
 	std::vector<z3::expr> asked;
 	for (const auto& call_parts : parts)
@@ -378,7 +377,7 @@ std::vector<std::vector<std::size_t>> part_offsets(
 
 counterexample extract(const z3::model& mdl, const sym_world& world, const scenario& sc,
 		       const std::vector<sym_event>& events, const std::vector<claim>& claims,
-		       const std::vector<std::vector<std::vector<std::pair<z3::expr, std::size_t>>>>& parts)
+		       const std::vector<std::vector<part_paths>>& parts)
 {
 	const std::vector<std::vector<std::size_t>> offset = part_offsets(mdl, parts);
 	counterexample ce;

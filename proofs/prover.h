@@ -50,6 +50,10 @@ struct sym_world {
 	std::vector<folio_extent> folios;
 };
 
+// The paths of one part of a call (prover.cpp, run_call): each path's
+// condition and how many primitives it made.
+using part_paths = std::vector<std::pair<z3::expr, std::size_t>>;
+
 // One call of a scenario, merged over every feasible path the strategy took
 // through it: each term below is an ite over the paths' conditions (or the
 // one term every path agreed on), and each event's `fired` includes its
@@ -71,7 +75,7 @@ struct sym_step {
 	// Per part of the call (one unless it was run as core-mm's generic
 	// batch loop, one part per entry), per path: its condition and how many
 	// primitives it made -- what places a later part's events in the call.
-	std::vector<std::vector<std::pair<z3::expr, std::size_t>>> parts;
+	std::vector<part_paths> parts;
 };
 
 // A scenario: calls run in order from the world's table, each on every
@@ -200,7 +204,7 @@ private:
 		sym_world world;
 		std::vector<call> calls;
 		std::vector<sym_event> trace;
-		std::vector<std::vector<std::vector<std::pair<z3::expr, std::size_t>>>> parts;	// per call
+		std::vector<std::vector<part_paths>> parts;	// per call
 		std::vector<claim> claims;
 		bool joined;	// some call had more than one path
 	};
