@@ -421,7 +421,7 @@ case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, pr
 
 bool case_batch::add(const sym_world& world, const scenario& sc)
 {
-	if (verdict_ == proof_verdict::refuted || out_of_time_)
+	if (verdict_ == proof_verdict::refuted || stopped_)
 		return false;
 	z3::solver& s = oracle_solver_;
 	s.push();
@@ -447,8 +447,8 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 			note(e.why);
 			verdict_ = proof_verdict::unknown;
 			// The budget is gone for every later case too.
-			out_of_time_ = e.out_of_time;
-			return !out_of_time_;
+			stopped_ = e.out_of_time;
+			return !stopped_;
 		}
 		into_.paths += st.paths;
 		// Joined: some part of the call had paths to tell apart (ite terms).
@@ -542,7 +542,7 @@ void case_batch::flush()
 		verdict_ = proof_verdict::unknown;
 		// The obligation cannot be proved any more, and its later cases
 		// are as large: they would spend the same timeout again.
-		out_of_time_ = true;
+		stopped_ = true;
 		solver_gave_up_ = true;
 		break;
 	}

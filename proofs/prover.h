@@ -216,7 +216,7 @@ private:
 	const prove_options o_; // a copy: callers pass temporaries
 	proof_result& into_;
 	std::size_t entries_;
-	bool out_of_time_ = false;	// no more cases: the run budget is spent or the solver gave up
+	bool stopped_ = false;	// no more cases: the run budget is spent or the solver gave up
 	bool solver_gave_up_ = false;
 	z3::solver oracle_solver_;
 	std::vector<pending_case> cases_;

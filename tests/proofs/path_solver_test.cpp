@@ -28,6 +28,14 @@ struct fixture {
 	std::vector<z3::expr> assumptions{(x & ctx.bv_val(1, 8)) == ctx.bv_val(1, 8)};
 	std::vector<z3::expr> decided{y};
 	z3::solver s{ctx};
+	// The oracle's solver: the assumptions asserted, as case_batch does.
+	z3::solver oracle{ctx};
+
+	fixture()
+	{
+		for (const z3::expr& a : assumptions)
+			oracle.add(a);
+	}
 
 	z3::model model_of_path()
 	{
@@ -46,10 +54,7 @@ struct fixture {
 TEST(path_solver, repair_changes_only_free_variables_and_keeps_a_model)
 {
 	fixture f;
-	z3::solver fresh(f.ctx);
-	for (const z3::expr& a : f.assumptions)
-		fresh.add(a);
-	path_solver paths(fresh, f.assumptions);
+	path_solver paths(f.oracle, f.assumptions);
 	const z3::model m = f.model_of_path();
 	// z and w are free: a literal over them is reached by changing them.
 	const z3::expr lit = f.z && f.w == f.ctx.bv_val(0xff, 8);
@@ -69,8 +74,7 @@ TEST(path_solver, repair_changes_only_free_variables_and_keeps_a_model)
 TEST(path_solver, repair_never_claims_what_the_path_rules_out)
 {
 	fixture f;
-	z3::solver fresh(f.ctx);
-	path_solver paths(fresh, f.assumptions);
+	path_solver paths(f.oracle, f.assumptions);
 	const z3::model m = f.model_of_path();
 	// Contradicts a decision (y) through a bound variable: no change of
 	// free variables can help.
@@ -85,10 +89,7 @@ TEST(path_solver, repair_never_claims_what_the_path_rules_out)
 TEST(path_solver, feasible_answers_by_the_solver)
 {
 	fixture f;
-	z3::solver s(f.ctx);
-	for (const z3::expr& a : f.assumptions)
-		s.add(a);
-	path_solver paths(s, f.assumptions);
+	path_solver paths(f.oracle, f.assumptions);
 	EXPECT_TRUE(paths.feasible(f.decided, f.z).feasible);
 	EXPECT_FALSE(paths.feasible(f.decided, !f.y).feasible);
 	EXPECT_FALSE(paths.feasible({}, (f.x & f.ctx.bv_val(1, 8)) == f.ctx.bv_val(0, 8)).feasible);
