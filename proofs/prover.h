@@ -123,6 +123,9 @@ struct proof_result {
 
 struct prove_options {
 	unsigned timeout_ms = 60000;	// per solver call
+	// A bit-level final question is first given this long with one
+	// solver, then timeout_ms with another (prover.cpp, case_batch::flush).
+	unsigned quick_solve_ms = 2000;
 	bool quick = false;	// fewer positions per run (0, 1, c-1): for tests
 	// Paths per call before giving up with `unknown`: a strategy that
 	// branches on a flag per entry inside one call has 2^n paths there
@@ -131,6 +134,11 @@ struct prove_options {
 	// batch-or tries every (start, length) when a run has at most this many
 	// entries, and the run-edge starts and ends above (obligations.cpp).
 	std::size_t every_range_upto = 0;
+	// A scenario of many calls has its claims checked so far after this
+	// many paths, then after three times as many more, and so on (0: only
+	// at its end): a violation in an early call is found without running
+	// the rest, and the claims proved there leave the final question.
+	std::size_t check_after_paths = 16;
 	// batch-or over this one range [first, first + nr) only (nr 0: the
 	// range set above); what the benchmark times per range.
 	std::size_t range_first = 0, range_nr = 0;
@@ -209,6 +217,7 @@ private:
 		bool joined;	// some call had more than one path
 	};
 	void flush();
+	bool check_so_far(const pending_case& pc);
 	void note(const std::string& why);
 
 	z3::context& ctx_;

@@ -169,8 +169,9 @@ TEST(proofs, proofs_agree_with_the_properties)
 
 // The reductions of the prover -- an untouched entry carrying the previous
 // call's end slot (symbolic_machine.h), bit-level claims (bit_slicer.h),
-// generic batches run entry by entry with joins (prover.cpp, run_call) and
-// decisions answered by a repaired model (path_solver::repair) -- change no
+// generic batches run entry by entry with joins (prover.cpp, run_call),
+// decisions answered by a repaired model (path_solver::repair) and a
+// teardown's claims checked as it goes (case_batch::add) -- change no
 // verdict: every builtin strategy's teardowns, one-call and batch-or
 // obligations at 4K answer the same with them and without (where both
 // decide), and every refutation either way replays as confirmed.
@@ -182,6 +183,7 @@ TEST(proofs, the_reductions_change_no_verdict)
 	plain.bit_level_claims = false;
 	plain.split_generic_batches = false;
 	plain.repair_models = false;
+	plain.check_after_paths = 0;
 	std::size_t decided = 0;
 	for (strategy* s : registry::global().all()) {
 		if (!s->implements(call_kind::get_and_clear_full_ptes))
@@ -211,4 +213,29 @@ TEST(proofs, the_reductions_change_no_verdict)
 		}
 	}
 	EXPECT_GE(decided, 12u);
+}
+
+// A teardown's claims are checked as the calls run (case_batch::add): a
+// violation in an early call is refuted, and confirmed, without running the
+// rest -- and the claims checked early still count (a strategy that breaks
+// one is refuted whatever the chunking).
+TEST(proofs, a_teardown_is_refuted_at_its_first_broken_call)
+{
+	strategy* simple = registry::global().find("simple");
+	ASSERT_NE(simple, nullptr);
+	prove_options at_end = quick();
+	at_end.check_after_paths = 0;
+	prove_options early = quick();
+	early.check_after_paths = 1;
+	proof_result whole = prove_exit(*simple, granule::k4, false, at_end);
+	proof_result prefix = prove_exit(*simple, granule::k4, false, early);
+	ASSERT_EQ(whole.verdict, proof_verdict::refuted) << whole.detail;
+	ASSERT_EQ(prefix.verdict, proof_verdict::refuted) << prefix.detail;
+	EXPECT_LT(prefix.paths, whole.paths);
+	replay_result(*simple, prefix);
+	EXPECT_EQ(prefix.replay, "confirmed") << prefix.ce_text;
+	// mainline: proved with its claims asked early and often.
+	strategy* ml = registry::global().find("mainline");
+	ASSERT_NE(ml, nullptr);
+	EXPECT_EQ(prove_exit(*ml, granule::k4, false, early).verdict, proof_verdict::proved);
 }
