@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -55,8 +56,10 @@
 #include "model/geometry.h"
 #include "model/history.h"
 #include "model/bit_slicer.h"
+#include "model/evaluator.h"
 #include "model/pte.h"
 #include "model/symbolic_word.h"
+#include "model/valuation.h"
 
 namespace ptespec {
 
@@ -128,7 +131,8 @@ struct sym_call_result {
 // flags of an entry the loop reads for the first time.  Such a change keeps
 // the model a model of everything the path assumed, so if the new literal
 // holds under it, that is a witness; only when no candidate change works is
-// the solver asked (repair()).
+// the solver asked (repair()).  Models are held as valuations, and the
+// literals evaluated under them without building terms (evaluator.h).
 class path_solver {
 public:
 	// `repairs`: off, every new decision asks the solver (to test that
@@ -137,7 +141,11 @@ public:
 		: s_(s), slicer_(s.ctx()), repairs_(repairs)
 	{
 		for (const z3::expr& a : assumptions)
-			collect(a, bound_);
+			for (const var& v : vars_of(a)) {
+				if (v.id >= bound_.size())
+					bound_.resize(std::max<std::size_t>(v.id + 1, 2 * bound_.size()), false);
+				bound_[v.id] = true;
+			}
 	}
 
 	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
@@ -148,7 +156,7 @@ public:
 	// is not).
 	struct answer {
 		bool feasible;
-		std::optional<z3::model> witness;
+		std::optional<valuation> witness;
 	};
 	answer feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
 	{
@@ -159,9 +167,22 @@ public:
 		a.push_back(proxy(lit));
 		switch (s_.check(a)) {
 		case z3::unsat: return {false, std::nullopt};
-		case z3::sat: return {true, s_.get_model()};
+		case z3::sat: return {true, valuation::of(s_.get_model())};
 		default: return {true, std::nullopt};
 		}
+	}
+
+	// The truth of `cond` under `m` with `overrides` made, where it is
+	// known: the evaluator's, or where it does not know a term, Z3's.
+	std::optional<bool> holds(const valuation& m, const z3::expr& cond,
+				  std::span<const valuation::change> overrides = {})
+	{
+		if (const std::optional<std::uint64_t> v = eval_(cond, m, overrides))
+			return *v != 0;
+		const z3::expr v = m.eval(cond, overrides);
+		if (v.is_true() || v.is_false())
+			return v.is_true();
+		return std::nullopt;
 	}
 
 	// A model of the assumptions, `decided` and `lit`, made from `m` (a
@@ -169,84 +190,86 @@ public:
 	// that those do not mention; none when no candidate change makes `lit`
 	// hold.  Candidates: each free variable flipped (a boolean negated, a
 	// word complemented), all set, all clear.
-	std::optional<z3::model> repair(const z3::model& m, const std::vector<z3::expr>& decided, const z3::expr& lit)
+	std::optional<valuation> repair(const valuation& m, const std::vector<z3::expr>& decided, const z3::expr& lit)
 	{
-		if (!repairs_ || m.num_funcs() != 0)
+		if (!repairs_ || !m.complete())
 			return std::nullopt;
-		std::unordered_map<unsigned, z3::expr> in_lit;
-		collect(lit, in_lit);
-		z3::context& ctx = lit.ctx();
-		z3::expr_vector from(ctx);
-		for (const auto& [id, v] : in_lit) {
-			bool free = !bound_.contains(id);
-			for (std::size_t k = 0; free && k < decided.size(); k++)
-				free = !vars_of(decided[k]).contains(id);
-			if (free)
-				from.push_back(v);
+		// The decisions' variables, marked for this repair: one pass over
+		// their lists, then one look per variable of the literal.
+		if (++decided_epoch_ == 0) {
+			std::fill(decided_mark_.begin(), decided_mark_.end(), 0u);
+			decided_epoch_ = 1;
 		}
-		if (from.empty())
+		for (const z3::expr& d : decided)
+			for (const var& v : vars_of(d)) {
+				if (v.id >= decided_mark_.size())
+					decided_mark_.resize(std::max<std::size_t>(v.id + 1, 2 * decided_mark_.size()), 0u);
+				decided_mark_[v.id] = decided_epoch_;
+			}
+		std::vector<valuation::change> to;
+		std::vector<unsigned> widths;
+		for (const var& v : vars_of(lit)) {
+			const bool bound = v.id < bound_.size() && bound_[v.id];
+			const bool decided_on = v.id < decided_mark_.size() && decided_mark_[v.id] == decided_epoch_;
+			// A variable no valuation holds is left alone: fewer
+			// candidates, never a wrong one.
+			if (bound || decided_on || v.width == 0)
+				continue;
+			to.push_back({z3::expr(lit.ctx(), v.term), 0});
+			widths.push_back(v.width);
+		}
+		if (to.empty())
 			return std::nullopt;
 		for (int pattern = 0; pattern < 3; pattern++) {
-			z3::expr_vector to(ctx);
-			for (const z3::expr& v : from) {
-				const unsigned w = v.is_bool() ? 0 : v.get_sort().bv_size();
-				if (pattern == 0) {
-					const z3::expr now = m.eval(v, true);
-					to.push_back(v.is_bool() ? ctx.bool_val(!now.is_true()) : (~now).simplify());
-				} else {
-					const bool set = pattern == 1;
-					to.push_back(v.is_bool() ? ctx.bool_val(set) : ctx.bv_val(set ? ~std::uint64_t{0} : 0, w));
-				}
+			for (std::size_t k = 0; k < to.size(); k++) {
+				const std::uint64_t all = low_bits(widths[k]);
+				if (pattern == 0)
+					to[k].value = ~m.value(to[k].constant.id()) & all;
+				else
+					to[k].value = pattern == 1 ? all : 0;
 			}
-			z3::expr probe = lit;
-			if (!m.eval(probe.substitute(from, to), true).is_true())
+			if (holds(m, lit, to) != true)
 				continue;
 			repaired_++;
-			z3::model out(ctx);
-			std::unordered_map<unsigned, bool> changed;
-			for (const z3::expr& v : from)
-				changed.emplace(v.decl().id(), true);
-			for (unsigned k = 0; k < m.num_consts(); k++) {
-				z3::func_decl f = m.get_const_decl(k);
-				if (changed.contains(f.id()))
-					continue;
-				z3::expr val = m.get_const_interp(f);
-				out.add_const_interp(f, val);
-			}
-			for (unsigned k = 0; k < from.size(); k++) {
-				z3::func_decl f = from[k].decl();
-				z3::expr val = to[k];
-				out.add_const_interp(f, val);
-			}
-			return out;
+			return m.with(std::move(to));
 		}
 		return std::nullopt;
 	}
 
 	// A model of the assumptions: the witness a call's first path starts
 	// with (it has decided nothing yet).
-	void set_root(z3::model m) { root_ = std::move(m); }
-	const std::optional<z3::model>& root() const { return root_; }
+	void set_root(const z3::model& m) { root_ = valuation::of(m); }
+	const std::optional<valuation>& root() const { return root_; }
 
 	// Decisions the solver answered, and those a repaired model did.
 	std::size_t solver_calls() const { return solver_calls_; }
 	std::size_t repaired() const { return repaired_; }
 
 private:
-	// The variables of a decided literal, computed once (the literal is
-	// kept with them: an id names a term only while the term lives).
-	const std::unordered_map<unsigned, z3::expr>& vars_of(const z3::expr& lit)
+	// An uninterpreted constant of a term: its id, and its width (1 for
+	// a boolean; 0 for a sort no valuation holds).
+	struct var {
+		unsigned id;
+		Z3_ast term;
+		unsigned width;
+	};
+
+	// The variables of a literal, computed once; a negation shares its
+	// operand's list (a decision asks both).  The term is kept with them:
+	// it keeps theirs alive, and an id names a term only while it lives.
+	const std::vector<var>& vars_of(const z3::expr& lit)
 	{
-		auto it = vars_.find(lit.id());
+		const z3::expr t = lit.is_not() ? lit.arg(0) : lit;
+		auto it = vars_.find(t.id());
 		if (it == vars_.end()) {
-			it = vars_.emplace(lit.id(), std::pair{lit, std::unordered_map<unsigned, z3::expr>{}}).first;
-			collect(lit, it->second.second);
+			it = vars_.emplace(t.id(), std::pair{t, std::vector<var>{}}).first;
+			collect(t, it->second.second);
 		}
 		return it->second.second;
 	}
 
-	// The uninterpreted constants of `e`, by term id.
-	void collect(const z3::expr& e, std::unordered_map<unsigned, z3::expr>& into)
+	// The uninterpreted constants of `e`.
+	void collect(const z3::expr& e, std::vector<var>& into)
 	{
 		// On the raw terms (e keeps them alive), with a mark per term id for
 		// this walk: the walks are many and the terms shared.
@@ -259,19 +282,21 @@ private:
 		while (!todo.empty()) {
 			const Z3_ast t = todo.back();
 			todo.pop_back();
-			if (Z3_get_ast_kind(c, t) != Z3_APP_AST)
-				continue;
+			// The mark first: most terms are met again, and asking a
+			// term's kind costs more than its id.
 			const unsigned id = Z3_get_ast_id(c, t);
 			if (id >= mark_.size())
 				mark_.resize(std::max<std::size_t>(id + 1, 2 * mark_.size()), 0u);
 			if (mark_[id] == epoch_)
 				continue;
 			mark_[id] = epoch_;
+			if (Z3_get_ast_kind(c, t) != Z3_APP_AST)
+				continue;
 			const Z3_app a = Z3_to_app(c, t);
 			const unsigned n = Z3_get_app_num_args(c, a);
 			if (n == 0) {
 				if (Z3_get_decl_kind(c, Z3_get_app_decl(c, a)) == Z3_OP_UNINTERPRETED)
-					into.emplace(id, z3::expr(e.ctx(), t));
+					into.push_back({id, t, value_width(c, t)});
 				continue;
 			}
 			for (unsigned k = 0; k < n; k++)
@@ -293,12 +318,15 @@ private:
 
 	z3::solver& s_;
 	bit_slicer slicer_;
-	std::unordered_map<unsigned, z3::expr> bound_;	// the assumptions' variables
-	std::unordered_map<unsigned, std::pair<z3::expr, std::unordered_map<unsigned, z3::expr>>> vars_;
+	evaluator eval_;
+	std::vector<bool> bound_;	// per term id: a variable of the assumptions
+	std::unordered_map<unsigned, std::pair<z3::expr, std::vector<var>>> vars_;
 	bool repairs_;
-	std::optional<z3::model> root_;
+	std::optional<valuation> root_;
 	std::vector<unsigned> mark_;	// collect(): the walk that last saw a term id
 	unsigned epoch_ = 0;
+	std::vector<unsigned> decided_mark_;	// repair(): the repair whose decisions name a term id
+	unsigned decided_epoch_ = 0;
 	std::size_t solver_calls_ = 0, repaired_ = 0;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
 };
@@ -323,7 +351,7 @@ public:
 	// decisions when one is known.
 	struct alternative {
 		std::vector<step> prefix;
-		std::optional<z3::model> witness;
+		std::optional<valuation> witness;
 	};
 
 	path_oracle(path_solver& solver, alternative start)
@@ -360,10 +388,10 @@ public:
 	{
 		std::optional<path_solver::answer> yes, no;
 		if (witness_) {
-			const z3::expr v = witness_->eval(cond, true);
-			if (v.is_true())
+			const std::optional<bool> v = solver_.holds(*witness_, cond);
+			if (v == true)
 				yes = path_solver::answer{true, witness_};
-			else if (v.is_false())
+			else if (v == false)
 				no = path_solver::answer{true, witness_};
 			// The other side, from the same model where it can be.
 			if (yes && !no)
@@ -407,7 +435,7 @@ public:
 private:
 	path_solver& solver_;
 	std::vector<step> prefix_;
-	std::optional<z3::model> witness_;	// satisfies the world and pc_
+	std::optional<valuation> witness_;	// satisfies the world and pc_
 	std::size_t pos_ = 0;
 	std::vector<step> taken_;
 	std::vector<alternative> alternatives_;

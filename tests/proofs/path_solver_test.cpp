@@ -2,7 +2,8 @@
 // a model of the assumptions and the decisions so far, changed only in
 // variables neither mentions, stands as the witness that a new literal is
 // feasible.  What it returns must really be a model of all three, and it
-// must not claim a literal the assumptions and decisions rule out.
+// must not claim a literal the assumptions and decisions rule out.  It
+// returns a valuation (model/valuation.h); the checks read it as a model.
 
 #include <gtest/gtest.h>
 
@@ -59,23 +60,43 @@ TEST(path_solver, repair_changes_only_free_variables_and_keeps_a_model)
 	// z and w are free: a literal over them is reached by changing them.
 	const z3::expr lit = f.z && f.w == f.ctx.bv_val(0xff, 8);
 	ASSERT_FALSE(m.eval(lit, true).is_true());
-	const std::optional<z3::model> r = paths.repair(m, f.decided, lit);
-	ASSERT_TRUE(r.has_value());
+	const std::optional<valuation> v = paths.repair(valuation::of(m), f.decided, lit);
+	ASSERT_TRUE(v.has_value());
+	const z3::model r = v->to_model(f.ctx);
 	std::vector<z3::expr> all = f.assumptions;
 	all.insert(all.end(), f.decided.begin(), f.decided.end());
 	all.push_back(lit);
-	EXPECT_TRUE(all_hold(*r, all));
+	EXPECT_TRUE(all_hold(r, all));
 	// The bound variables kept their values.
-	EXPECT_TRUE(z3::eq(r->eval(f.x, true), m.eval(f.x, true)));
-	EXPECT_TRUE(r->eval(f.y, true).is_true());
+	EXPECT_TRUE(z3::eq(r.eval(f.x, true), m.eval(f.x, true)));
+	EXPECT_TRUE(r.eval(f.y, true).is_true());
 	EXPECT_EQ(paths.repaired(), 1u);
+}
+
+// The same through Z3's evaluation, for a literal the evaluator does not
+// know (a division): the shortcut's answers never depend on what the
+// evaluator covers.
+TEST(path_solver, repair_falls_back_to_z3_on_terms_the_evaluator_does_not_know)
+{
+	fixture f;
+	path_solver paths(f.oracle, f.assumptions);
+	const z3::model m = f.model_of_path();
+	const z3::expr lit = f.z && z3::udiv(f.w, f.ctx.bv_val(1, 8)) == f.ctx.bv_val(0xff, 8);
+	ASSERT_FALSE(evaluate(lit, valuation::of(m)).has_value());
+	const std::optional<valuation> v = paths.repair(valuation::of(m), f.decided, lit);
+	ASSERT_TRUE(v.has_value());
+	std::vector<z3::expr> all = f.assumptions;
+	all.insert(all.end(), f.decided.begin(), f.decided.end());
+	all.push_back(lit);
+	EXPECT_TRUE(all_hold(v->to_model(f.ctx), all));
+	EXPECT_FALSE(paths.repair(valuation::of(m), f.decided, !f.y && z3::udiv(f.w, f.w) == f.w).has_value());
 }
 
 TEST(path_solver, repair_never_claims_what_the_path_rules_out)
 {
 	fixture f;
 	path_solver paths(f.oracle, f.assumptions);
-	const z3::model m = f.model_of_path();
+	const valuation m = valuation::of(f.model_of_path());
 	// Contradicts a decision (y) through a bound variable: no change of
 	// free variables can help.
 	EXPECT_FALSE(paths.repair(m, f.decided, !f.y && f.z).has_value());
