@@ -183,7 +183,7 @@ TEST(proofs, the_reductions_change_no_verdict)
 	plain.bit_level_claims = false;
 	plain.split_generic_batches = false;
 	plain.repair_models = false;
-	plain.check_after_paths = 0;
+	plain.early_checks.clear();
 	std::size_t decided = 0;
 	for (strategy* s : registry::global().all()) {
 		if (!s->implements(call_kind::get_and_clear_full_ptes))
@@ -224,9 +224,9 @@ TEST(proofs, a_teardown_is_refuted_at_its_first_broken_call)
 	strategy* simple = registry::global().find("simple");
 	ASSERT_NE(simple, nullptr);
 	prove_options at_end = quick();
-	at_end.check_after_paths = 0;
+	at_end.early_checks.clear();
 	prove_options early = quick();
-	early.check_after_paths = 1;
+	early.early_checks = {1, 2, 3, 4};
 	proof_result whole = prove_exit(*simple, granule::k4, false, at_end);
 	proof_result prefix = prove_exit(*simple, granule::k4, false, early);
 	ASSERT_EQ(whole.verdict, proof_verdict::refuted) << whole.detail;
