@@ -313,8 +313,7 @@ private:
 				if (op == Z3_OP_EXTRACT)
 					nd.aux = static_cast<unsigned>(Z3_get_decl_int_parameter(c, Z3_get_app_decl(c, a), 1));
 			}
-			if (id >= index_.size())
-				index_.resize(std::max<std::size_t>(id + 1, 2 * index_.size()), none);
+			grow_for(index_, id, none);
 			index_[id] = static_cast<unsigned>(nodes_.size());
 			nodes_.push_back(nd);
 			states_.emplace_back();

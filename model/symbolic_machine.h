@@ -142,8 +142,7 @@ public:
 	{
 		for (const z3::expr& a : assumptions)
 			for (const var& v : vars_of(a)) {
-				if (v.id >= bound_.size())
-					bound_.resize(std::max<std::size_t>(v.id + 1, 2 * bound_.size()), false);
+				grow_for(bound_, v.id, false);
 				bound_[v.id] = true;
 			}
 	}
@@ -202,8 +201,7 @@ public:
 		}
 		for (const z3::expr& d : decided)
 			for (const var& v : vars_of(d)) {
-				if (v.id >= decided_mark_.size())
-					decided_mark_.resize(std::max<std::size_t>(v.id + 1, 2 * decided_mark_.size()), 0u);
+				grow_for(decided_mark_, v.id, 0u);
 				decided_mark_[v.id] = decided_epoch_;
 			}
 		std::vector<valuation::change> to;
@@ -285,8 +283,7 @@ private:
 			// The mark first: most terms are met again, and asking a
 			// term's kind costs more than its id.
 			const unsigned id = Z3_get_ast_id(c, t);
-			if (id >= mark_.size())
-				mark_.resize(std::max<std::size_t>(id + 1, 2 * mark_.size()), 0u);
+			grow_for(mark_, id, 0u);
 			if (mark_[id] == epoch_)
 				continue;
 			mark_[id] = epoch_;

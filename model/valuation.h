@@ -28,6 +28,15 @@ inline std::uint64_t low_bits(unsigned w)
 	return w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
 }
 
+// Makes a table indexed by term id long enough for `id` (doubling, new
+// slots `fill`): the walks over Z3 terms keep their marks in such tables.
+template <class T>
+inline void grow_for(std::vector<T>& table, std::size_t id, T fill)
+{
+	if (id >= table.size())
+		table.resize(std::max<std::size_t>(id + 1, 2 * table.size()), fill);
+}
+
 // How many bits a valuation gives the value of term t: 1 for a boolean,
 // the width of a word of at most 64 bits, 0 for anything else.
 inline unsigned value_width(Z3_context c, Z3_ast t)

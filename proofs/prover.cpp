@@ -539,11 +539,13 @@ void case_batch::flush()
 	// One flat conjunction: grown one claim at a time it would nest as deep
 	// as there are claims.
 	z3::expr_vector conj(ctx_);
+	// What a solver is given: the cases' assumptions, then the question.
+	z3::expr_vector asserted(ctx_);
 	bool joined = false;
 	for (const pending_case& c : cases_) {
 		joined = joined || c.joined;
 		for (const z3::expr& a : c.world.assumptions)
-			fs.add(a);
+			asserted.push_back(a);
 		for (const claim& cl : c.claims)
 			conj.push_back(cl.holds);
 	}
@@ -555,12 +557,14 @@ void case_batch::flush()
 	// 0.6 s of solving a case).  A single-path case is left at word level,
 	// which the bit-vector simplifier handles better (batch-or at CONT_PTES
 	// 128: 8.5 s as words, 37 s sliced).
-	if (joined && o_.bit_level_claims) {
+	const bool bit_level = joined && o_.bit_level_claims;
+	if (bit_level) {
 		bit_slicer bits(ctx_);
 		all = bits.truth(all);
 	}
-	const z3::expr question = !all;
-	fs.add(question);
+	asserted.push_back(!all);
+	for (const z3::expr& a : asserted)
+		fs.add(a);
 	// A bit-level question goes to the qfbv tactic for a short while, then,
 	// if that was not enough, to the circuit solver for the full timeout.
 	// Each is several times faster than the other on some of these
@@ -571,7 +575,7 @@ void case_batch::flush()
 	z3::solver* answered = &fs;
 	std::optional<z3::solver> circuit;
 	z3::check_result answer = z3::unknown;
-	if (joined && o_.bit_level_claims) {
+	if (bit_level) {
 		if (o_.quick_solve_ms < o_.timeout_ms) {
 			z3::params quick(ctx_);
 			quick.set("timeout", o_.quick_solve_ms);
@@ -580,10 +584,8 @@ void case_batch::flush()
 		}
 		if (answer == z3::unknown) {
 			circuit.emplace(make_circuit_solver(ctx_, o_.timeout_ms));
-			for (const pending_case& c : cases_)
-				for (const z3::expr& a : c.world.assumptions)
-					circuit->add(a);
-			circuit->add(question);
+			for (const z3::expr& a : asserted)
+				circuit->add(a);
 			answer = circuit->check();
 			answered = &*circuit;
 		}
