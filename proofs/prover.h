@@ -149,7 +149,11 @@ struct prove_options {
 	std::size_t range_first = 0, range_nr = 0;
 	// Seconds an obligation may spend running the strategy on paths before
 	// it gives up with `unknown` (solver time is bounded by timeout_ms).
-	double run_seconds = 30;
+	// robust's and early-return's one-call obligations at CONT_PTES 128
+	// need ~35 s (four batch cases of 64 to 128 clears that each gather
+	// the run): with 30 s they were `unknown` after 110-150 s, with 60 s
+	// they are proved in 140-175 s.
+	double run_seconds = 60;
 	// Table entries per solver question for batch-or (case_batch): its
 	// cases share most terms, so one question for many is cheaper.
 	std::size_t batch_entries = 16384;
@@ -222,6 +226,7 @@ private:
 		bool joined;	// some call had more than one path
 	};
 	void flush();
+	void flush_in(z3::context& qctx);	// asks in qctx: see flush()
 	bool check_so_far(const pending_case& pc);
 	void note(const std::string& why);
 
