@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
 	build-essential cmake ninja-build pkg-config g++
 	libgtest-dev googletest libbenchmark-dev librapidcheck-dev libz3-dev
-	libfmt-dev libcli11-dev nlohmann-json3-dev gnuplot-nox
+	libfmt-dev libcli11-dev nlohmann-json3-dev gnuplot-nox libtcmalloc-minimal4
 )
 
 missing=()
