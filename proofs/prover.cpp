@@ -541,16 +541,16 @@ void case_batch::note(const std::string& why)
 // is answered (that takes milliseconds: it held one formula).
 void case_batch::flush()
 {
+	if (cases_.empty() || verdict_ == proof_verdict::refuted || solver_gave_up_) {
+		cases_.clear();
+		return;
+	}
 	const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
 	flush_in(*question);
 }
 
 void case_batch::flush_in(z3::context& qctx)
 {
-	if (cases_.empty() || verdict_ == proof_verdict::refuted || solver_gave_up_) {
-		cases_.clear();
-		return;
-	}
 	into_.formulas++;
 	// One flat conjunction: grown one claim at a time it would nest as deep
 	// as there are claims.

@@ -152,7 +152,7 @@ struct prove_options {
 	// robust's and early-return's one-call obligations at CONT_PTES 128
 	// need ~35 s (four batch cases of 64 to 128 clears that each gather
 	// the run): with 30 s they were `unknown` after 110-150 s, with 60 s
-	// they are proved in 140-175 s.
+	// they are proved in 90-155 s (prove --all --granule all, a3f6f86).
 	double run_seconds = 60;
 	// Table entries per solver question for batch-or (case_batch): its
 	// cases share most terms, so one question for many is cheaper.
