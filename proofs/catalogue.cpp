@@ -32,13 +32,13 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 		for (const std::string& n : helper_names())
 			helpers = helpers || o.wants(n);
 		if (helpers)
-			jobs.push_back({"", "helpers", g, [g, o] { return prove_helpers(g, o); }, 0});
+			jobs.push_back({"", {"helpers"}, g, [g, o] { return prove_helpers(g, o); }, 0});
 		// An obligation's cost grows with the run: CONT_PTES 128 first.
 		const double weight = static_cast<double>(geometry::of(g).cont_ptes);
 		for (strategy* s : strategies)
 			for (obligation& ob : obligations_of(*s, g, o))
-				jobs.push_back({s->info().name, ob.name, g,
-						[s, ob] { return std::vector<proof_result>{run_obligation(*s, ob)}; }, weight});
+				jobs.push_back({s->info().name, ob.names, g, [s, ob] { return run_obligation(*s, ob); },
+						weight * static_cast<double>(ob.names.size())});
 	}
 	const unsigned parallel = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
 	return run_isolated(jobs, parallel, o.wall_seconds, done);

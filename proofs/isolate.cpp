@@ -13,6 +13,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "model/errors.h"
@@ -78,17 +79,22 @@ counterexample ce_from_json(const json& j)
 	return ce;
 }
 
-// A job whose process did not hand back results.
-proof_result lost(const isolated_job& job, const std::string& why, double seconds)
+// A job whose process did not hand back results: each of its obligations
+// unknown.
+std::vector<proof_result> lost(const isolated_job& job, const std::string& why, double seconds)
 {
-	proof_result r;
-	r.strategy = job.strategy;
-	r.obligation = job.obligation;
-	r.gran = job.gran;
-	r.verdict = proof_verdict::unknown;
-	r.detail = why;
-	r.seconds = seconds;
-	return r;
+	std::vector<proof_result> out;
+	for (const std::string& name : job.obligations) {
+		proof_result r;
+		r.strategy = job.strategy;
+		r.obligation = name;
+		r.gran = job.gran;
+		r.verdict = proof_verdict::unknown;
+		r.detail = why;
+		r.seconds = seconds;
+		out.push_back(std::move(r));
+	}
+	return out;
 }
 
 struct child {
@@ -182,21 +188,22 @@ child spawn(const std::vector<isolated_job>& jobs, std::size_t k)
 std::vector<proof_result> collect(const isolated_job& job, child& c, int status)
 {
 	if (WIFSIGNALED(status))
-		return {lost(job,
-			     fmt::format("the prover process died of signal {} ({})", WTERMSIG(status),
+		return lost(job,
+			    fmt::format("the prover process died of signal {} ({})", WTERMSIG(status),
 					 strsignal(WTERMSIG(status))),
-			     c.clock.seconds())};
+			    c.clock.seconds());
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return {lost(job, fmt::format("the prover process exited with status {}", WEXITSTATUS(status)),
-			     c.clock.seconds())};
+		return lost(job, fmt::format("the prover process exited with status {}", WEXITSTATUS(status)),
+			    c.clock.seconds());
 	json j;
 	try {
 		j = json::parse(c.out);
 	} catch (const json::exception&) {
-		return {lost(job, "the prover process sent back no results", c.clock.seconds())};
+		return lost(job, "the prover process sent back no results", c.clock.seconds());
 	}
 	if (j.is_object() && j.contains("error"))
-		throw internal_error(fmt::format("{} {}: {}", job.strategy.empty() ? "-" : job.strategy, job.obligation,
+		throw internal_error(fmt::format("{} {}: {}", job.strategy.empty() ? "-" : job.strategy,
+						 fmt::join(job.obligations, "+"),
 						 j.at("error").get<std::string>()));
 	return results_from_json(c.out);
 }
@@ -301,11 +308,11 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 					int status = 0;
 					::waitpid(c.pid, &status, 0);
 					::close(c.fd);
-					finish(c.job, {lost(jobs[c.job],
-							    fmt::format("the prover process ran past the wall-clock "
-									"limit of {:.0f} s and was stopped",
-									wall_seconds),
-							    c.clock.seconds())});
+					finish(c.job, lost(jobs[c.job],
+							   fmt::format("the prover process ran past the wall-clock "
+								       "limit of {:.0f} s and was stopped",
+								       wall_seconds),
+							   c.clock.seconds()));
 					running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
 					continue;
 				}

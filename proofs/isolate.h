@@ -23,7 +23,9 @@ namespace ptespec::proofs {
 
 struct isolated_job {
 	std::string strategy;	// "" for the helper algebra
-	std::string obligation;	// what a failure of the process is reported as
+	// What a failure of the process is reported as: a result per name
+	// (several when one run proves several obligations).
+	std::vector<std::string> obligations;
 	granule gran = granule::k4;
 	std::function<std::vector<proof_result>()> run;	// runs in the child
 	double weight = 0;	// its expected cost: heavier jobs start first

@@ -180,19 +180,32 @@ proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_optio
 //              the induction step over sequences of these calls)
 //   no-loss:   every live event is handed off by C's report, or still
 //              visible through a page it is pending for.
-proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o)
+//
+// Both obligations are stated over the same cases, so `props` may ask for
+// both at once: each case's paths run once and one question asks both
+// claim sets (case_batch's goals); the results then share their run and
+// their seconds, which each reports as its own.
+std::vector<proof_result> prove_one_call(strategy& s, granule g, const std::vector<property>& props,
+					 const prove_options& o)
 {
 	stopwatch clock;
 	const geometry geo = geometry::of(g);
 	const std::size_t c = geo.cont_ptes;
-	proof_result r;
-	r.obligation = one_call_name(p);
-	r.strategy = s.info().name;
-	r.gran = g;
+	auto wants = [&](property p) { return std::find(props.begin(), props.end(), p) != props.end(); };
+	std::vector<proof_result> rs(props.size());
+	std::vector<case_batch::goal> goals;
+	for (std::size_t k = 0; k < props.size(); k++) {
+		if (props[k] != property::per_call && props[k] != property::no_loss)
+			throw internal_error(fmt::format("one-call: no obligation for {}", to_string(props[k])));
+		rs[k].obligation = one_call_name(props[k]);
+		rs[k].strategy = s.info().name;
+		rs[k].gran = g;
+		goals.push_back({{props[k]}, &rs[k]});
+	}
 	std::size_t cases = 0;
 	const std::vector<std::size_t> mids = offsets(c, o.quick);
 	z3::context& ctx = shared_context();
-	case_batch batch(ctx, s, o, r, 0);
+	case_batch batch(ctx, s, o, goals, 0);
 	bool stop = false;
 	for (call_kind k : {call_kind::ptep_get, call_kind::ptep_get_and_clear_full, call_kind::get_and_clear_full_ptes}) {
 		if (!s.implements(k))
@@ -211,10 +224,10 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 				const std::vector<sym_flags> pending = ref_flags(q, geo);
 				const call_ledger led = settle_call(cl, geo, q, t, pending, reported_flags(st.result, q[mid]),
 								    st.events);
-				if (p == property::no_loss) {
+				if (wants(property::no_loss))
 					claims.push_back({property::no_loss, led.no_loss, {}});
+				if (!wants(property::per_call))
 					return;
-				}
 				claims.push_back({property::per_call, led.per_call, {}});
 				const std::vector<sym_flags> visible = ref_flags(t, geo);
 				for (std::size_t page = 0; page < c; page++) {
@@ -226,11 +239,20 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 			stop = !batch.add(w, sc);
 		}
 	}
-	r.verdict = batch.check();
-	r.detail += fmt::format("{} cases: 3 calls x teardown position m in {}, any number of hw events per gap",
-			       cases, o.quick ? "{0,1,c-1}" : "{0,1,2,c/2,c-2,c-1}");
-	r.seconds = clock.seconds();
-	return r;
+	batch.check();
+	for (proof_result& r : rs) {
+		r.detail += fmt::format("{} cases: 3 calls x teardown position m in {}, any number of hw events per gap",
+				       cases, o.quick ? "{0,1,c-1}" : "{0,1,2,c/2,c-2,c-1}");
+		if (rs.size() > 1)
+			r.detail += "; paths run once for per-call/one-call and no-loss/one-call, time shared";
+		r.seconds = clock.seconds();
+	}
+	return rs;
+}
+
+proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o)
+{
+	return prove_one_call(s, g, std::vector<property>{p}, o).front();
 }
 
 // exit/run-cont<N> (exit/batch-cont<N>): a whole folded run of one folio,
@@ -324,7 +346,7 @@ std::vector<obligation> obligations_of(strategy& s, granule g, const prove_optio
 	std::vector<obligation> out;
 	auto add = [&](std::string name, std::function<proof_result()> prove) {
 		if (o.wants(name))
-			out.push_back({std::move(name), std::move(prove)});
+			out.push_back({{name}, [prove] { return std::vector<proof_result>{prove()}; }});
 	};
 	const geometry geo = geometry::of(g);
 	strategy* sp = &s;
@@ -333,8 +355,16 @@ std::vector<obligation> obligations_of(strategy& s, granule g, const prove_optio
 		add(batch_or_name(geo, false), [sp, g, o] { return prove_batch_or(*sp, g, false, o); });
 	}
 	if (s.implements(call_kind::ptep_get) && s.implements(call_kind::ptep_get_and_clear_full)) {
-		add(one_call_name(property::per_call), [sp, g, o] { return prove_one_call(*sp, g, property::per_call, o); });
-		add(one_call_name(property::no_loss), [sp, g, o] { return prove_one_call(*sp, g, property::no_loss, o); });
+		// per-call and no-loss one-call share their cases: one run of both.
+		std::vector<property> props;
+		std::vector<std::string> names;
+		for (property p : {property::per_call, property::no_loss})
+			if (o.wants(one_call_name(p))) {
+				props.push_back(p);
+				names.push_back(one_call_name(p));
+			}
+		if (!props.empty())
+			out.push_back({names, [sp, g, o, props] { return prove_one_call(*sp, g, props, o); }});
 		add(exit_name(geo, false), [sp, g, o] { return prove_exit(*sp, g, false, o); });
 		if (s.implements(call_kind::get_and_clear_full_ptes))
 			add(exit_name(geo, true), [sp, g, o] { return prove_exit(*sp, g, true, o); });
@@ -342,25 +372,29 @@ std::vector<obligation> obligations_of(strategy& s, granule g, const prove_optio
 	return out;
 }
 
-proof_result run_obligation(strategy& s, const obligation& ob)
+std::vector<proof_result> run_obligation(strategy& s, const obligation& ob)
 {
-	// Timed here, so the seconds cover the whole obligation.
+	// Timed here, so the seconds cover the whole obligation (each result of
+	// a shared run reports the run's).
 	stopwatch clock;
-	proof_result r = ob.prove();
-	r.seconds = clock.seconds();
-	replay_result(s, r);
-	return r;
+	std::vector<proof_result> rs = ob.prove();
+	for (proof_result& r : rs) {
+		r.seconds = clock.seconds();
+		replay_result(s, r);
+	}
+	return rs;
 }
 
 std::vector<proof_result> prove_strategy(strategy& s, granule g, const prove_options& o,
 					 const std::function<void(const proof_result&)>& done)
 {
 	std::vector<proof_result> out;
-	for (const obligation& ob : obligations_of(s, g, o)) {
-		out.push_back(run_obligation(s, ob));
-		if (done)
-			done(out.back());
-	}
+	for (const obligation& ob : obligations_of(s, g, o))
+		for (proof_result& r : run_obligation(s, ob)) {
+			out.push_back(std::move(r));
+			if (done)
+				done(out.back());
+		}
 	return out;
 }
 

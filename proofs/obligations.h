@@ -25,21 +25,27 @@ std::vector<std::string> obligation_names(granule g);
 
 proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_options& o);
 proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o);
+// per-call/one-call and no-loss/one-call together: one run of the shared
+// cases, a result per property in `props`, in that order.
+std::vector<proof_result> prove_one_call(strategy& s, granule g, const std::vector<property>& props,
+					 const prove_options& o);
 proof_result prove_exit(strategy& s, granule g, bool batched, const prove_options& o);
 
-// One obligation of one strategy at one granule, by name.
+// One obligation of one strategy at one granule, by name -- or several
+// proved over one run of shared cases (per-call and no-loss one-call), a
+// result per name.
 struct obligation {
-	std::string name;
-	std::function<proof_result()> prove;
+	std::vector<std::string> names;
+	std::function<std::vector<proof_result>()> prove;
 };
 
 // The obligations that apply to s at g (helpers excluded), those o.only
 // selects.
 std::vector<obligation> obligations_of(strategy& s, granule g, const prove_options& o);
 
-// Proves one, timed as a whole, a refutation replayed on the concrete
+// Proves one, timed as a whole, each refutation replayed on the concrete
 // machine.
-proof_result run_obligation(strategy& s, const obligation& ob);
+std::vector<proof_result> run_obligation(strategy& s, const obligation& ob);
 
 // Every obligation for one strategy at one granule (helpers excluded), each
 // refuted one replayed on the concrete machine, in this process.

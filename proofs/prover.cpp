@@ -433,13 +433,33 @@ counterexample extract(const z3::model& mdl, const sym_world& world, const scena
 
 case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into,
 		       std::size_t entries)
-	: ctx_(ctx), strat_(s), o_(o), into_(into), entries_(entries), oracle_solver_(make_solver(ctx, o, true))
+	: case_batch(ctx, s, o, std::vector<goal>{goal{{}, &into}}, entries)
 {
+}
+
+case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, std::vector<goal> goals,
+		       std::size_t entries)
+	: ctx_(ctx), strat_(s), o_(o), entries_(entries), oracle_solver_(make_solver(ctx, o, true))
+{
+	if (goals.empty())
+		throw internal_error("prover: a case batch with nothing to prove");
+	for (goal& g : goals)
+		goals_.push_back(goal_state{std::move(g)});
+}
+
+bool case_batch::goal_state::covers(const claim& c) const
+{
+	return g.props.empty() || std::find(g.props.begin(), g.props.end(), c.prop) != g.props.end();
+}
+
+bool case_batch::any_open() const
+{
+	return std::any_of(goals_.begin(), goals_.end(), [](const goal_state& g) { return g.open(); });
 }
 
 bool case_batch::add(const sym_world& world, const scenario& sc)
 {
-	if (verdict_ == proof_verdict::refuted || stopped_)
+	if (!any_open() || stopped_)
 		return false;
 	z3::solver& s = oracle_solver_;
 	s.push();
@@ -459,8 +479,19 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	auto next_check = o_.early_checks.begin();
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		sym_step st;
+		const double spent_before = spent_;
+		struct charge {	// the run seconds of this call, to every goal
+			case_batch& b;
+			double before;
+			~charge()
+			{
+				for (goal_state& g : b.goals_)
+					g.g.into->run_seconds += b.spent_ - before;
+			}
+		};
 		try {
-			st = run_call(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, into_.run_seconds, carried);
+			const charge charged{*this, spent_before};
+			st = run_call(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, spent_, carried);
 		} catch (const path_budget_exhausted& e) {
 			s.pop();
 			note(e.why);
@@ -468,14 +499,15 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 			// refutes the obligation whatever the rest would do.
 			if (!pc.claims.empty() && check_so_far(pc))
 				note(fmt::format("the claims of the {} calls before it hold", k));
-			if (verdict_ == proof_verdict::refuted)
-				return false;
-			verdict_ = proof_verdict::unknown;
+			for (goal_state& g : goals_)
+				if (g.open())
+					g.verdict = proof_verdict::unknown;
 			// The budget is gone for every later case too.
 			stopped_ = stopped_ || e.out_of_time;
-			return !stopped_;
+			return any_open() && !stopped_;
 		}
-		into_.paths += st.paths;
+		for (goal_state& g : goals_)
+			g.g.into->paths += st.paths;
 		// Joined: some part of the call had paths to tell apart (ite terms).
 		for (const auto& part : st.parts)
 			pc.joined = pc.joined || part.size() > 1;
@@ -490,7 +522,8 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 				s.pop();
 				return false;
 			}
-			// They hold in every model: the final question leaves them out.
+			// They hold in every model (of the goals still open, the
+			// only ones asked again): the final question leaves them out.
 			pc.claims.clear();
 			while (next_check != o_.early_checks.end() && *next_check <= k + 1)
 				++next_check;
@@ -501,30 +534,38 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	// Big tables make big formulas: fewer cases per question.
 	if (cases_.size() * world.initial.size() >= entries_)
 		flush();
-	return verdict_ != proof_verdict::refuted;
+	return any_open();
 }
 
 // The claims of `pc` not yet proved, on the calls it has run so far (each
 // claim is about a call that ran and the history before it, so a later
 // call cannot change its truth), asked with the cases waiting in the batch.
-// true when they hold; false when refuted or the solver gave up.
+// true while some goal is still open (not refuted, not given up).
 bool case_batch::check_so_far(const pending_case& pc)
 {
 	cases_.push_back(pc);
 	flush();
-	return verdict_ != proof_verdict::refuted && !solver_gave_up_;
+	return any_open();
 }
 
 proof_verdict case_batch::check()
 {
 	flush();
-	return verdict_;
+	for (goal_state& g : goals_)
+		g.g.into->verdict = g.verdict;
+	return goals_.front().verdict;
+}
+
+void case_batch::note(proof_result& r, const std::string& why)
+{
+	if (r.detail.find(why) == std::string::npos)
+		r.detail += why + "; ";
 }
 
 void case_batch::note(const std::string& why)
 {
-	if (into_.detail.find(why) == std::string::npos)
-		into_.detail += why + "; ";
+	for (goal_state& g : goals_)
+		note(*g.g.into, why);
 }
 
 // The cases' claims in one formula: the conjunction is valid iff every case
@@ -539,19 +580,34 @@ void case_batch::note(const std::string& why)
 // model is translated back, so counterexamples are read off the shared
 // context's terms as before.  Each question's context is deleted when it
 // is answered (that takes milliseconds: it held one formula).
+//
+// With several goals, the open ones are asked in one question; when the
+// model breaks some, each of those is refuted and the rest are asked again
+// without them; when the solver gives up on several, each is asked alone.
 void case_batch::flush()
 {
-	if (cases_.empty() || verdict_ == proof_verdict::refuted || solver_gave_up_) {
-		cases_.clear();
-		return;
+	std::vector<std::vector<std::size_t>> queue;
+	std::vector<std::size_t> open;
+	for (std::size_t k = 0; k < goals_.size(); k++)
+		if (goals_[k].open())
+			open.push_back(k);
+	if (!open.empty())
+		queue.push_back(open);
+	while (!cases_.empty() && !queue.empty()) {
+		const std::vector<std::size_t> ask = std::move(queue.back());
+		queue.pop_back();
+		const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
+		for (std::vector<std::size_t>& next : flush_in(*question, ask))
+			queue.push_back(std::move(next));
 	}
-	const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
-	flush_in(*question);
+	cases_.clear();
 }
 
-void case_batch::flush_in(z3::context& qctx)
+std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, const std::vector<std::size_t>& ask)
 {
-	into_.formulas++;
+	auto asked = [&](const claim& cl) {
+		return std::any_of(ask.begin(), ask.end(), [&](std::size_t g) { return goals_[g].covers(cl); });
+	};
 	// One flat conjunction: grown one claim at a time it would nest as deep
 	// as there are claims.
 	z3::expr_vector conj(ctx_);
@@ -563,9 +619,14 @@ void case_batch::flush_in(z3::context& qctx)
 		for (const z3::expr& a : c.world.assumptions)
 			asserted.push_back(a);
 		for (const claim& cl : c.claims)
-			conj.push_back(cl.holds);
+			if (asked(cl))
+				conj.push_back(cl.holds);
 	}
-	z3::expr all = conj.empty() ? ctx_.bool_val(true) : z3::mk_and(conj);
+	if (conj.empty())
+		return {};
+	for (std::size_t g : ask)
+		goals_[g].g.into->formulas++;
+	z3::expr all = z3::mk_and(conj);
 	stopwatch clock;
 	// Cases whose calls joined several paths carry ite trees over their
 	// decisions: at bit level (bit_slicer.h) they shrink to the few flag
@@ -610,37 +671,58 @@ void case_batch::flush_in(z3::context& qctx)
 	} else {
 		answer = fs.check();
 	}
-	into_.solve_seconds += clock.seconds();
+	for (std::size_t g : ask)
+		goals_[g].g.into->solve_seconds += clock.seconds();
 	switch (answer) {
 	case z3::unsat:
-		break;
+		return {};
 	case z3::sat: {
 		z3::model qm = answered->get_model();
 		const z3::model mdl(qm, ctx_, z3::model::translate{});
-		for (const pending_case& c : cases_) {
-			const std::vector<bool> held = claims_hold(mdl, c.claims);
-			if (std::find(held.begin(), held.end(), false) == held.end())
-				continue;
-			scenario sc;
-			sc.calls = c.calls;
-			into_.ce = extract(mdl, c.world, sc, c.trace, c.claims, c.parts);
-			break;
+		std::vector<std::size_t> again;
+		for (std::size_t g : ask) {
+			goal_state& gs = goals_[g];
+			for (const pending_case& c : cases_) {
+				std::vector<claim> mine;
+				for (const claim& cl : c.claims)
+					if (gs.covers(cl))
+						mine.push_back(cl);
+				const std::vector<bool> held = claims_hold(mdl, mine);
+				if (std::find(held.begin(), held.end(), false) == held.end())
+					continue;
+				scenario sc;
+				sc.calls = c.calls;
+				gs.g.into->ce = extract(mdl, c.world, sc, c.trace, mine, c.parts);
+				gs.verdict = proof_verdict::refuted;
+				break;
+			}
+			if (gs.verdict != proof_verdict::refuted)
+				again.push_back(g);
 		}
-		if (!into_.ce)
+		if (again.size() == ask.size())
 			throw internal_error("prover: a model falsifies the batch but none of its cases");
-		verdict_ = proof_verdict::refuted;
-		break;
+		if (again.empty())
+			return {};
+		return {again};
 	}
 	case z3::unknown:
-		note("solver: " + answered->reason_unknown());
-		verdict_ = proof_verdict::unknown;
-		// The obligation cannot be proved any more, and its later cases
-		// are as large: they would spend the same timeout again.
-		stopped_ = true;
-		solver_gave_up_ = true;
 		break;
 	}
-	cases_.clear();
+	// Several goals at once may be more than the solver can take where
+	// each alone is not.
+	if (ask.size() > 1) {
+		std::vector<std::vector<std::size_t>> alone;
+		for (std::size_t g : ask)
+			alone.push_back({g});
+		return alone;
+	}
+	goal_state& gs = goals_[ask.front()];
+	note(*gs.g.into, "solver: " + answered->reason_unknown());
+	// The obligation cannot be proved any more, and its later cases are
+	// as large: they would spend the same timeout again.
+	gs.verdict = proof_verdict::unknown;
+	gs.gave_up = true;
+	return {};
 }
 
 } // namespace ptespec::proofs

@@ -199,21 +199,34 @@ private:
 	std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };
 
-// The cases of one obligation.  Each case runs at once (every call on every
-// feasible path, the paths joined over their decision tree at the call's
-// end); their claims are checked together, up to `entries` table entries
-// per solver question (the constructor's argument).  Adds paths, run and
-// solve seconds and formulas to `into`; on refutation fills into.ce with
-// the case the model breaks.
+// The cases of one obligation, or of several over the same cases.  Each
+// case runs at once (every call on every feasible path, the paths joined
+// over their decision tree at the call's end); their claims are checked
+// together, up to `entries` table entries per solver question (the
+// constructor's argument).  Adds paths, run and solve seconds and formulas
+// to each goal's result; on refutation fills its ce with the case the model
+// breaks.
 class case_batch {
 public:
+	// What one result proves: the claims of these properties (empty: every
+	// claim).  With several goals a case's paths run once; its question
+	// asks every open goal's claims at once, and a goal the model does not
+	// break is asked again alone, so one refuted goal leaves the others to
+	// their own verdicts.
+	struct goal {
+		std::vector<property> props;
+		proof_result* into;
+	};
 	// `entries`: how many table entries (summed over cases) one formula
 	// may hold before it is checked; 0 checks every case alone.
 	case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into, std::size_t entries);
-	// false once a case has been refuted or the run-time budget is spent
-	// (the caller may stop adding).
+	case_batch(z3::context& ctx, strategy& s, const prove_options& o, std::vector<goal> goals,
+		   std::size_t entries);
+	// false once every goal is refuted or given up, or the run-time budget
+	// is spent (the caller may stop adding).
 	bool add(const sym_world& world, const scenario& sc);
-	// Checks what is left; the verdict over every case added.
+	// Checks what is left; sets each goal's verdict over every case added
+	// and returns the first's.
 	proof_verdict check();
 
 private:
@@ -225,21 +238,30 @@ private:
 		std::vector<claim> claims;
 		bool joined;	// some call had more than one path
 	};
+	struct goal_state {
+		goal g;
+		proof_verdict verdict = proof_verdict::proved;
+		bool gave_up = false;	// the solver did: later cases are as large
+		bool covers(const claim& c) const;
+		bool open() const { return verdict != proof_verdict::refuted && !gave_up; }
+	};
 	void flush();
-	void flush_in(z3::context& qctx);	// asks in qctx: see flush()
+	// Asks the claims of goals `ask` in qctx (see flush()); what to ask next.
+	std::vector<std::vector<std::size_t>> flush_in(z3::context& qctx, const std::vector<std::size_t>& ask);
 	bool check_so_far(const pending_case& pc);
-	void note(const std::string& why);
+	bool any_open() const;
+	void note(const std::string& why);	// to every goal
+	static void note(proof_result& r, const std::string& why);
 
 	z3::context& ctx_;
 	strategy& strat_;
 	const prove_options o_; // a copy: callers pass temporaries
-	proof_result& into_;
+	std::vector<goal_state> goals_;
 	std::size_t entries_;
-	bool stopped_ = false;	// no more cases: the run budget is spent or the solver gave up
-	bool solver_gave_up_ = false;
+	bool stopped_ = false;	// no more cases: the run budget is spent
+	double spent_ = 0;	// seconds of running paths, against o_.run_seconds
 	z3::solver oracle_solver_;
 	std::vector<pending_case> cases_;
-	proof_verdict verdict_ = proof_verdict::proved;
 };
 
 

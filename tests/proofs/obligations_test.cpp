@@ -115,6 +115,42 @@ TEST(proofs, a_broken_batch_is_refuted)
 	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
 }
 
+// per-call/one-call and no-loss/one-call proved over one run of their
+// shared cases (what `ptespec prove` does) give each the verdict it gets
+// alone, and each refutation names its own property and replays as
+// confirmed.  The builtins include a strategy that breaks only per-call
+// (the joint question's model breaks one goal, the other is asked again
+// without it) and one that breaks both; the test checks that they do.
+TEST(proofs, one_run_of_both_one_call_obligations_gives_each_its_own_verdict)
+{
+	std::size_t split = 0, both_refuted = 0;
+	for (strategy* s : registry::global().all()) {
+		if (!s->implements(call_kind::ptep_get) || !s->implements(call_kind::ptep_get_and_clear_full))
+			continue;
+		SCOPED_TRACE(s->info().name);
+		std::vector<proof_result> joint =
+			prove_one_call(*s, granule::k4, {property::per_call, property::no_loss}, quick());
+		ASSERT_EQ(joint.size(), 2u);
+		const proof_result alone[2] = {prove_one_call(*s, granule::k4, property::per_call, quick()),
+					       prove_one_call(*s, granule::k4, property::no_loss, quick())};
+		const property props[2] = {property::per_call, property::no_loss};
+		for (std::size_t k = 0; k < 2; k++) {
+			EXPECT_EQ(joint[k].obligation, alone[k].obligation);
+			EXPECT_EQ(joint[k].verdict, alone[k].verdict) << joint[k].detail << "\nalone: " << alone[k].detail;
+			if (joint[k].verdict != proof_verdict::refuted)
+				continue;
+			ASSERT_TRUE(joint[k].ce.has_value());
+			EXPECT_EQ(joint[k].ce->prop, props[k]);
+			replay_result(*s, joint[k]);
+			EXPECT_EQ(joint[k].replay, "confirmed") << joint[k].ce_text;
+		}
+		split += joint[0].verdict != joint[1].verdict;
+		both_refuted += joint[0].verdict == proof_verdict::refuted && joint[1].verdict == proof_verdict::refuted;
+	}
+	EXPECT_GE(split, 1u);
+	EXPECT_GE(both_refuted, 1u);
+}
+
 // The two judges agree: at 4K, every property an obligation covers gets the
 // same answer from the proofs (quick positions) and from the randomised
 // suite (seed 1, 2000 cases, as the main job): proved <=> holds, refuted <=>
