@@ -148,6 +148,9 @@ public:
 	}
 
 	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
+	// The slicer, with every condition of the case sliced so far: a later
+	// question about the same terms (the prover's final one) reuses it.
+	bit_slicer& slicer() { return slicer_; }
 
 	// Whether `lit` is consistent with the assumptions and `decided`; when
 	// it is, a model that shows it (none when the solver only says unknown,

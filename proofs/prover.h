@@ -260,6 +260,9 @@ private:
 	std::size_t entries_;
 	bool stopped_ = false;	// no more cases: the run budget is spent
 	double spent_ = 0;	// seconds of running paths, against o_.run_seconds
+	// While add() runs a case: its path solver's slicer, which the case's
+	// questions reuse (flush_in).
+	bit_slicer* slicer_ = nullptr;
 	z3::solver oracle_solver_;
 	std::vector<pending_case> cases_;
 };
