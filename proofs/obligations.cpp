@@ -346,7 +346,7 @@ std::vector<obligation> obligations_of(strategy& s, granule g, const prove_optio
 	std::vector<obligation> out;
 	auto add = [&](std::string name, std::function<proof_result()> prove) {
 		if (o.wants(name))
-			out.push_back({{name}, [prove] { return std::vector<proof_result>{prove()}; }});
+			out.push_back({{std::move(name)}, [prove] { return std::vector<proof_result>{prove()}; }});
 	};
 	const geometry geo = geometry::of(g);
 	strategy* sp = &s;
@@ -378,8 +378,9 @@ std::vector<proof_result> run_obligation(strategy& s, const obligation& ob)
 	// a shared run reports the run's).
 	stopwatch clock;
 	std::vector<proof_result> rs = ob.prove();
+	const double seconds = clock.seconds();
 	for (proof_result& r : rs) {
-		r.seconds = clock.seconds();
+		r.seconds = seconds;
 		replay_result(s, r);
 	}
 	return rs;
