@@ -240,12 +240,13 @@ std::vector<proof_result> prove_one_call(strategy& s, granule g, const std::vect
 		}
 	}
 	batch.check();
+	const double seconds = clock.seconds();
 	for (proof_result& r : rs) {
 		r.detail += fmt::format("{} cases: 3 calls x teardown position m in {}, any number of hw events per gap",
 				       cases, o.quick ? "{0,1,c-1}" : "{0,1,2,c/2,c-2,c-1}");
 		if (rs.size() > 1)
 			r.detail += "; paths run once for per-call/one-call and no-loss/one-call, time shared";
-		r.seconds = clock.seconds();
+		r.seconds = seconds;
 	}
 	return rs;
 }
