@@ -1,14 +1,20 @@
 // ptespec check: `test` and `prove` for the chosen strategies, folded into
 // one verdict per strategy and property: the randomised verdict, then the
 // proofs' verdict over the obligations that speak for that property
-// (e.g. "holds+proved", "fails+refuted"; "holds" alone where no obligation
-// covers the property).  Exit 0 only when everything held and was proved.
+// (e.g. "holds+partly", "fails+refuted"; "holds" alone where no obligation
+// covers the property).  A legend under the table says what every word it
+// used means, and what each partial proof covered.  Exit 0 when every cell
+// passed, 1 when one failed, 4 when none failed and one is undecided.
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,6 +23,7 @@
 #include "cli/command.h"
 #include "cli/proof_flags.h"
 #include "cli/selection.h"
+#include "cli/verdicts.h"
 #include "model/errors.h"
 #include "proofs/catalogue.h"
 #include "properties/runner.h"
@@ -28,7 +35,7 @@ namespace {
 struct check_cli {
 	selection sel;
 	proof_flags proof;
-	int cases = 100;
+	int cases = default_cases;
 	std::uint64_t seed = 1;
 	bool json = false;
 };
@@ -40,60 +47,118 @@ int run_check(const check_cli& c)
 	if (c.cases < 1 || c.cases > 1000000)
 		throw usage_error(fmt::format("--cases {}: expected a number of cases from 1 to 1000000", c.cases));
 	const proofs::prove_options o = c.proof.options();
-	const std::vector<proofs::proof_result> proved = proofs::prove_all(strategies, grans, o);
-
-	std::size_t passed = 0, failed = 0;
-	nlohmann::json list = nlohmann::json::array();
-	std::string table;
-	for (granule g : grans) {
-		table += fmt::format("\n{:<16}", fmt::format("[{}]", to_string(g)));
-		for (property p : all_properties)
-			table += fmt::format(" {:<15}", to_string(p));
-		table += "\n";
-		for (strategy* s : strategies) {
-			table += fmt::format("{:<16}", s->info().name);
-			for (property p : all_properties) {
-				run_options ro;
-				ro.gran = g;
-				ro.seed = c.seed;
-				ro.cases = c.cases;
-				const property_result pr = run_property(*s, p, ro);
-				const std::string pw = proofs::proof_word(proved, s->info().name, g, p);
-				const std::string word =
-					std::string(to_string(pr.v)) + (pw.empty() ? "" : "+" + pw);
-				const bool bad = pr.v == verdict::fails || (!pw.empty() && pw != "proved");
-				(bad ? failed : passed)++;
-				table += fmt::format(" {:<15}", word);
-				list.push_back({{"strategy", s->info().name},
-						{"property", to_string(p)},
-						{"granule", to_string(g)},
-						{"test", to_string(pr.v)},
-						{"proof", pw.empty() ? nlohmann::json(nullptr) : nlohmann::json(pw)},
-						{"verdict", word}});
-			}
-			table += "\n";
-		}
+	if (!c.json) {
+		fmt::print("seed {}, {} cases per pair; proofs: any number of hardware events per gap\n", c.seed, c.cases);
+		std::fflush(stdout);
 	}
-	// Helper algebra: strategy-independent, counted once.
-	for (const auto& r : proved)
-		if (r.strategy.empty())
-			(r.verdict == proofs::proof_verdict::proved ? passed : failed)++;
+	const bool tty = isatty(STDERR_FILENO);
+	auto t0 = std::chrono::steady_clock::now();
+	auto last = t0;
+	// Progress on stderr: one updating line on a terminal, a line every
+	// few seconds otherwise.
+	auto progress = [&](const std::string& what) {
+		const auto now = std::chrono::steady_clock::now();
+		if (tty) {
+			fmt::print(stderr, "\r{}\033[K", what);
+		} else if (now - last >= std::chrono::seconds(5)) {
+			fmt::print(stderr, "check: {} ({:.0f} s)\n", what,
+				   std::chrono::duration<double>(now - t0).count());
+			last = now;
+		}
+	};
+	const verdict_table vt = compute_verdicts(strategies, grans, o, c.cases, c.seed, progress);
+	if (tty)
+		fmt::print(stderr, "\r\033[K");
+	const std::vector<cell>& cells = vt.cells;
+	const std::vector<proofs::proof_result>& proved = vt.proofs;
+	const std::size_t* n = vt.counts;
+	const std::size_t laws_proved = vt.laws_proved, laws_refuted = vt.laws_refuted, laws_unknown = vt.laws_unknown;
+	const std::size_t failed = vt.failed(), undecided = vt.undecided();
 
 	if (c.json) {
-		fmt::print("{}\n", nlohmann::json{{"seed", c.seed}, {"results", list}}.dump(2));
-	} else {
-		fmt::print("seed {}, {} cases per pair; proofs: any number of hardware events per gap\n", c.seed, c.cases);
-		fmt::print("{}", table);
-		for (const auto& r : proved)
-			if (r.verdict != proofs::proof_verdict::proved)
-				fmt::print("\n[{}] {} {}: {}{}\n", to_string(r.gran), r.strategy.empty() ? "-" : r.strategy,
-					   r.obligation, to_string(r.verdict),
-					   r.verdict == proofs::proof_verdict::unknown ? " (" + r.detail + ")"
-					   : r.replay.empty()			       ? ""
-										       : ", replay: " + r.replay);
-		fmt::print("\n{} passed, {} failed\n", passed, failed);
+		nlohmann::json list = nlohmann::json::array();
+		for (std::size_t i = 0; i < cells.size(); i++) {
+			const cell& x = cells[i];
+			nlohmann::json j{{"strategy", x.test.strategy},
+					 {"property", to_string(x.test.prop)},
+					 {"granule", to_string(x.gran)},
+					 {"test", to_string(x.test.v)},
+					 {"proof", x.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(x.proof)},
+					 {"verdict", x.word}};
+			if (x.proof == "partly proved")
+				j["proof_covers"] = x.proof_covers;
+			if (x.test.v == verdict::fails)
+				j["reproduce"] = x.test.ce.reproduce;
+			list.push_back(std::move(j));
+		}
+		fmt::print("{}\n", nlohmann::json{{"schema", 1},
+						  {"seed", c.seed},
+						  {"cases", c.cases},
+						  {"results", list},
+						  {"totals",
+						   {{"passed", n[0]},
+						    {"failed", n[1]},
+						    {"undecided", n[2]},
+						    {"not_applicable", n[3]},
+						    {"helper_laws_proved", laws_proved},
+						    {"helper_laws_refuted", laws_refuted},
+						    {"helper_laws_unknown", laws_unknown}}}}
+					    .dump(2));
+		return exit_for(failed, undecided);
 	}
-	return failed ? exit_failed : exit_ok;
+
+	std::set<std::string> used;
+	std::string table;
+	for (std::size_t i = 0; i < cells.size(); i++) {
+		const std::size_t in_gran = i % (strategies.size() * all_properties.size());
+		if (in_gran == 0) {
+			table += fmt::format("\n{:<16}", fmt::format("[{}]", to_string(cells[i].gran)));
+			for (property p : all_properties)
+				table += fmt::format(" {:<14}", to_string(p));
+			table += "\n";
+		}
+		if (in_gran % all_properties.size() == 0)
+			table += fmt::format("{:<16}", cells[i].test.strategy);
+		table += fmt::format(" {:<14}", cells[i].word);
+		add_words(used, cells[i]);
+		if (in_gran % all_properties.size() == all_properties.size() - 1)
+			table += "\n";
+	}
+	fmt::print("{}\n{}", table, legend(used));
+
+	// What each partial proof covered: one line per distinct statement.
+	std::map<std::string, std::vector<std::string>> partial;
+	for (std::size_t i = 0; i < cells.size(); i++)
+		if (cells[i].proof == "partly proved") {
+			const std::string key = fmt::format("[{}] {}: {}", to_string(cells[i].gran),
+							    to_string(cells[i].test.prop), cells[i].proof_covers);
+			partial[key].push_back(cells[i].test.strategy);
+		}
+	if (!partial.empty())
+		fmt::print("\npartly proved, what the proofs covered:\n");
+	for (const auto& [line, who] : partial)
+		fmt::print("  {}\n", line);
+
+	for (std::size_t i = 0; i < cells.size(); i++)
+		if (cells[i].test.v == verdict::not_exercised)
+			fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(cells[i].gran), cells[i].test.strategy,
+				   to_string(cells[i].test.prop), cells[i].test.why_not_exercised);
+	for (const auto& r : proved)
+		if (r.verdict != proofs::proof_verdict::proved)
+			fmt::print("\n[{}] {} {}: {}{}\n", to_string(r.gran), r.strategy.empty() ? "-" : r.strategy,
+				   r.obligation, to_string(r.verdict),
+				   r.verdict == proofs::proof_verdict::unknown ? " (" + r.detail + ")"
+				   : r.replay.empty()			       ? ""
+									       : ", replay: " + r.replay);
+	// The shortest sampled counterexample of each failing cell.
+	for (std::size_t i = 0; i < cells.size(); i++)
+		if (cells[i].test.v == verdict::fails)
+			fmt::print("\n[{}] {}", to_string(cells[i].gran), format_counterexample(cells[i].test));
+
+	fmt::print("\ncells: {} passed, {} failed, {} undecided{}\n", n[0], n[1], n[2],
+		   n[3] ? fmt::format(" ({} n/a)", n[3]) : "");
+	fmt::print("helper laws: {} proved, {} refuted, {} unknown\n", laws_proved, laws_refuted, laws_unknown);
+	return exit_for(failed, undecided);
 }
 
 } // namespace

@@ -1,7 +1,8 @@
 // ptespec prove: the Z3 obligations for the chosen strategies.  One line per
 // obligation and strategy (verdict, seconds, paths), each refutation's
-// concrete counterexample with its replay verdict, and "N passed, N failed"
-// (proved; refuted or unknown).
+// concrete counterexample with its replay verdict, what each family of
+// obligations covers, and "N passed, N failed, N undecided" (proved;
+// refuted; unknown).
 
 #include <cstdio>
 #include <memory>
@@ -72,9 +73,23 @@ int run_prove(const prove_cli& p)
 				line(r);
 		});
 
-	std::size_t passed = 0, failed = 0;
+	std::size_t passed = 0, failed = 0, undecided = 0;
 	for (const auto& r : results)
-		(r.verdict == proofs::proof_verdict::proved ? passed : failed)++;
+		(r.verdict == proofs::proof_verdict::proved	  ? passed
+		 : r.verdict == proofs::proof_verdict::refuted ? failed
+							       : undecided)++;
+	auto scope_json = [](const proofs::proof_result& r) -> nlohmann::json {
+		const proofs::obligation_scope* sc = proofs::scope_of(r);
+		if (!sc)
+			return {{"properties", nlohmann::json::array()}, {"calls", nlohmann::json::array()},
+				{"tables", "every 64-bit word (the helper algebra)"}};
+		nlohmann::json props = nlohmann::json::array(), calls = nlohmann::json::array();
+		for (property q : sc->properties)
+			props.push_back(std::string(to_string(q)));
+		for (call_kind k : sc->calls)
+			calls.push_back(std::string(to_string(k)));
+		return {{"properties", props}, {"calls", calls}, {"tables", sc->tables}};
+	};
 
 	if (p.json) {
 		nlohmann::json list = nlohmann::json::array();
@@ -87,9 +102,13 @@ int run_prove(const prove_cli& p)
 					{"run_seconds", r.run_seconds},
 					{"solve_seconds", r.solve_seconds},
 					{"paths", r.paths},
+					{"covers", scope_json(r)},
 					{"replay", r.replay.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.replay)}});
-		fmt::print("{}\n", nlohmann::json{{"results", list}}.dump(2));
-		return failed ? exit_failed : exit_ok;
+		fmt::print("{}\n", nlohmann::json{{"schema", 1},
+						  {"results", list},
+						  {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}}
+					    .dump(2));
+		return exit_for(failed, undecided);
 	}
 
 	fmt::print("\nhardware: every entry may take any number of access/write events in every gap "
@@ -106,8 +125,23 @@ int run_prove(const prove_cli& p)
 		if (!r.replay.empty())
 			fmt::print("  replay: {}\n", r.replay);
 	}
-	fmt::print("\n{} passed, {} failed\n", passed, failed);
-	return failed ? exit_failed : exit_ok;
+	// What a `proved` above means: the calls and tables each family ran.
+	fmt::print("\nwhat the obligations cover (a proof holds for these calls from these tables only):\n");
+	for (const proofs::obligation_scope& sc : proofs::obligation_scopes()) {
+		bool ran = false;
+		for (const auto& r : results)
+			ran = ran || proofs::scope_of(r) == &sc;
+		if (!ran)
+			continue;
+		std::string props, calls;
+		for (property q : sc.properties)
+			props += fmt::format("{}{}", props.empty() ? "" : ", ", to_string(q));
+		for (call_kind k : sc.calls)
+			calls += fmt::format("{}{}", calls.empty() ? "" : ", ", to_string(k));
+		fmt::print("  {:<18} {} -- {}; {}\n", sc.prefix + "*", props, calls, sc.tables);
+	}
+	fmt::print("\n{} passed, {} failed, {} undecided\n", passed, failed, undecided);
+	return exit_for(failed, undecided);
 }
 
 } // namespace

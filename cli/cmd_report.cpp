@@ -7,8 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -18,6 +21,7 @@
 #include "model/errors.h"
 #include "proofs/catalogue.h"
 #include "properties/runner.h"
+#include "cli/verdicts.h"
 
 namespace ptespec::cli {
 
@@ -27,7 +31,7 @@ namespace fs = std::filesystem;
 
 struct report_cli {
 	std::string out = "report";
-	int cases = 30;
+	int cases = default_cases;
 	std::uint64_t seed = 1;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
@@ -64,11 +68,15 @@ void write_file(const fs::path& p, const std::string& text)
 		throw usage_error(fmt::format("--out: cannot write {}; expected a writable directory", p.string()));
 }
 
-std::string verdict_section(const report_cli& c)
+// The verdict table `ptespec check --all` prints for the same seed and
+// cases (computed by the same function), then one row per strategy and
+// obligation of the proofs it ran.
+std::string verdict_section(const report_cli& c, const verdict_table& vt)
 {
-	std::string md = fmt::format("## Verdicts\n\n`ptespec test --all --cases {} --seed {}` at 4k: each "
-				     "strategy against each property (FAILS: a shrunk counterexample exists).\n\n",
-				     c.cases, c.seed);
+	std::string md = fmt::format("## Verdicts\n\n`ptespec check --all --cases {} --seed {} --granule {}`: each "
+				     "strategy against each property, sampled and proved (FAILS: a counterexample "
+				     "exists).\n\n",
+				     c.cases, c.seed, c.proof_granule);
 	md += "| strategy |";
 	for (property p : all_properties)
 		md += fmt::format(" {} |", to_string(p));
@@ -76,33 +84,38 @@ std::string verdict_section(const report_cli& c)
 	for (std::size_t k = 0; k < nr_properties; k++)
 		md += "---|";
 	md += "\n";
-	run_options o;
-	o.cases = c.cases;
-	o.seed = c.seed;
-	for (strategy* s : registry::global().all()) {
-		md += fmt::format("| {} |", s->info().name);
-		for (property p : all_properties) {
-			const property_result r = run_property(*s, p, o);
-			md += fmt::format(" {} |", r.v == verdict::fails ? "**FAILS**" : std::string(to_string(r.v)));
-		}
-		md += "\n";
+	std::set<std::string> used;
+	for (std::size_t i = 0; i < vt.cells.size(); i++) {
+		const cell& x = vt.cells[i];
+		if (i % nr_properties == 0)
+			md += fmt::format("| {} |", x.test.strategy);
+		md += fmt::format(" {} |", x.out == outcome::failed ? "**" + x.word + "**" : x.word);
+		add_words(used, x);
+		if (i % nr_properties == nr_properties - 1)
+			md += "\n";
 	}
+	md += "\n```\n" + legend(used) + "```\n";
+	std::set<std::string> partial;
+	for (const cell& x : vt.cells)
+		if (!x.proof_covers.empty())
+			partial.insert(fmt::format("- {}: {}", to_string(x.test.prop), x.proof_covers));
+	if (!partial.empty())
+		md += "\nWhat the partial proofs covered:\n\n";
+	for (const std::string& l : partial)
+		md += l + "\n";
+	md += fmt::format("\ncells: {} passed, {} failed, {} undecided\n", vt.counts[0], vt.counts[1], vt.counts[2]);
 	return md;
 }
 
-// The hook for issue 5: `ptespec prove` fills this section once it exists.
 // `ptespec prove --all --granule G`, one row per strategy, one column per
 // obligation: the verdict and its seconds.
-std::string proofs_section(const report_cli& c)
+std::string proofs_section(const report_cli& c, const std::vector<proofs::proof_result>& rs)
 {
 	const granule g = parse_granule(c.proof_granule);
-	proofs::prove_options o;
-	o.only = {"batch-or", "per-call/", "no-loss/", "exit/"};
 	const std::vector<strategy*> all = registry::global().all();
-	const std::vector<proofs::proof_result> rs = proofs::prove_all(all, {g}, o);
 	std::vector<std::string> columns;
 	for (const proofs::proof_result& r : rs)
-		if (std::find(columns.begin(), columns.end(), r.obligation) == columns.end())
+		if (!r.strategy.empty() && std::find(columns.begin(), columns.end(), r.obligation) == columns.end())
 			columns.push_back(r.obligation);
 	std::string md = fmt::format("## Proofs ({})\n\n`ptespec prove --all --granule {}`: each obligation for every "
 				     "table of its shape and every hardware interleaving (Z3), seconds in brackets; "
@@ -128,6 +141,15 @@ std::string proofs_section(const report_cli& c)
 			md += fmt::format(" {} |", cell);
 		}
 		md += "\n";
+	}
+	md += "\nWhat each family of obligations covers (the calls it runs, the tables it starts from):\n\n";
+	for (const proofs::obligation_scope& sc : proofs::obligation_scopes()) {
+		std::string props, calls;
+		for (property q : sc.properties)
+			props += fmt::format("{}{}", props.empty() ? "" : ", ", to_string(q));
+		for (call_kind k : sc.calls)
+			calls += fmt::format("{}{}", calls.empty() ? "" : ", ", to_string(k));
+		md += fmt::format("- `{}*` ({}): {}; {}\n", sc.prefix, props, calls, sc.tables);
 	}
 	return md;
 }
@@ -195,11 +217,25 @@ int run_report(const report_cli& c)
 	fs::create_directories(dir, ec);
 	if (ec || !fs::is_directory(dir))
 		throw usage_error(fmt::format("--out {}: cannot create it; expected a writable directory", c.out));
+	fmt::print("seed {}, {} cases per pair\n", c.seed, c.cases);
+	std::fflush(stdout);
+	proofs::prove_options o;
+	o.only = {"batch-or", "per-call/", "no-loss/", "exit/"};
+	const bool tty = isatty(STDERR_FILENO);
+	const verdict_table vt =
+		compute_verdicts(registry::global().all(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,
+				 [tty](const std::string& what) {
+					 if (tty)
+						 fmt::print(stderr, "\r{}\033[K", what);
+				 });
+	if (tty)
+		fmt::print(stderr, "\r\033[K");
 	std::string md = "# ptespec report\n\n";
-	md += verdict_section(c) + "\n" + proofs_section(c) + "\n" + cost_section(c, dir, gnuplot);
+	md += verdict_section(c, vt) + "\n" + proofs_section(c, vt.proofs) + "\n" + cost_section(c, dir, gnuplot);
 	write_file(dir / "report.md", md);
 	fmt::print("wrote {}\n", (dir / "report.md").string());
-	return exit_ok;
+	fmt::print("cells: {} passed, {} failed, {} undecided\n", vt.counts[0], vt.counts[1], vt.counts[2]);
+	return exit_for(vt.failed(), vt.undecided());
 }
 
 } // namespace
@@ -209,7 +245,7 @@ action define_report(CLI::App& sub)
 	auto c = std::make_shared<report_cli>();
 	sub.add_option("--out", c->out, "directory for report.md, cost.dat, cost.gp, cost.png (default ./report)")
 		->type_name("DIR");
-	sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default 30)");
+	sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default: check's)");
 	sub.add_option("--seed", c->seed, "seed of the property runs (default 1)");
 	sub.add_option("--folios", c->folios, "64K folios in the cost workload (default 256)")->type_name("M");
 	sub.add_option("--proof-granule", c->proof_granule, "granule of the proofs section: 4k, 16k or 64k (default 4k)")

@@ -18,6 +18,7 @@
 
 #include "cli/command.h"
 #include "cli/selection.h"
+#include "cli/verdicts.h"
 #include "model/errors.h"
 #include "properties/runner.h"
 
@@ -29,7 +30,7 @@ struct test_options {
 	selection sel;
 	std::vector<std::string> properties;
 	std::vector<std::string> granules{"4k"};
-	int cases = 100;
+	int cases = default_cases;
 	std::string seed;
 	bool adversarial = false;
 	bool json = false;
@@ -108,7 +109,7 @@ int run_test(const test_options& t)
 	}
 	const bool progress = isatty(STDERR_FILENO);
 	const std::size_t total = strategies.size() * props.size() * grans.size();
-	std::size_t done = 0, passed = 0, failed = 0;
+	std::size_t done = 0;
 	std::vector<property_result> results;
 	std::vector<granule> result_gran;
 	const auto t0 = std::chrono::steady_clock::now();
@@ -125,14 +126,13 @@ int run_test(const test_options& t)
 						   s->info().name, to_string(p));
 				results.push_back(run_property(*s, p, o));
 				result_gran.push_back(g);
-				passed += results.back().v == verdict::holds;
-				failed += results.back().v == verdict::fails;
 			}
 		}
 	}
 	if (progress)
 		fmt::print(stderr, "\r\033[K");
 	const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	const tally n = tally_of(results);
 
 	if (t.json) {
 		nlohmann::json out;
@@ -147,11 +147,16 @@ int run_test(const test_options& t)
 					 {"granule", to_string(result_gran[i])},
 					 {"verdict", to_string(r.v)},
 					 {"cases", r.cases},
-					 {"calls", r.calls}};
+					 {"calls", r.calls},
+					 {"exercised", r.exercised}};
+			if (r.v == verdict::not_exercised)
+				j["why"] = r.why_not_exercised;
 			j["counterexample"] = r.v == verdict::fails ? ce_json(r) : nlohmann::json(nullptr);
 			list.push_back(std::move(j));
 		}
 		out["results"] = std::move(list);
+		out["totals"] = {{"passed", n.passed}, {"failed", n.failed}, {"undecided", n.undecided},
+				 {"not_applicable", n.not_applicable}};
 		fmt::print("{}\n", out.dump(2));
 	} else {
 		std::size_t w = 8;
@@ -162,13 +167,13 @@ int run_test(const test_options& t)
 		for (granule g : grans) {
 			fmt::print("\n{:<{}}", fmt::format("[{}]", to_string(g)), w + 2);
 			for (property p : props)
-				fmt::print(" {:<11}", to_string(p));
+				fmt::print(" {:<13}", to_string(p));
 			fmt::print("\n");
 			for (strategy* s : strategies) {
 				fmt::print("{:<{}}", s->info().name, w + 2);
 				for (std::size_t k = 0; k < props.size(); k++, i++) {
 					calls += results[i].calls;
-					fmt::print(" {:<11}", results[i].v == verdict::fails ? "FAILS" : to_string(results[i].v));
+					fmt::print(" {:<13}", results[i].v == verdict::fails ? "FAILS" : to_string(results[i].v));
 				}
 				(void)s;
 				fmt::print("\n");
@@ -186,10 +191,16 @@ int run_test(const test_options& t)
 		for (std::size_t k = 0; k < results.size(); k++)
 			if (results[k].v == verdict::fails)
 				fmt::print("\n[{}] {}", to_string(result_gran[k]), format_counterexample(results[k]));
+		for (std::size_t k = 0; k < results.size(); k++)
+			if (results[k].v == verdict::not_exercised)
+				fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(result_gran[k]), results[k].strategy,
+					   to_string(results[k].prop), results[k].why_not_exercised);
 		fmt::print("\n{} cases per pair, {} checked calls in {:.1f} s\n", t.cases, calls, secs);
-		fmt::print("{} passed, {} failed\n", passed, failed);
+		fmt::print("{}\n", tally_line(n));
+		if (n.undecided || n.not_applicable)
+			fmt::print("{}\n", verdict_legend);
 	}
-	return failed ? exit_failed : exit_ok;
+	return exit_for(n.failed, n.undecided);
 }
 
 } // namespace

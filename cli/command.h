@@ -3,6 +3,7 @@
 // and the plugins are loaded.  main.cpp lists them in one table.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 
 namespace CLI {
@@ -12,13 +13,24 @@ class App;
 namespace ptespec::cli {
 
 // The exit codes of STYLE habit 8; only main() returns them to the shell,
-// an action returns exit_ok or exit_failed and throws for the rest.
+// an action returns exit_ok, exit_failed or exit_undecided and throws for
+// the rest.  Undecided is neither a pass nor a failure: nothing failed, but
+// something was not decided (a proof `unknown`, a search stopped early, a
+// property the strategy never exercised).
 enum exit_code : int {
-	exit_ok = 0,	// every property held, every proof went through
-	exit_failed = 1,	// a property failed or a proof was refuted
+	exit_ok = 0,	// everything checked held, every proof went through
+	exit_failed = 1,	// a property failed, a proof was refuted, a violation was found
 	exit_usage = 2,	// bad usage or bad input (ptespec::usage_error)
 	exit_internal = 3,	// a bug in ptespec (ptespec::internal_error and the rest)
+	exit_undecided = 4,	// nothing failed, something is undecided
 };
+
+// The exit code of a run that found `failed` failures and `undecided`
+// undecided results: a failure outweighs anything undecided.
+inline int exit_for(std::size_t failed, std::size_t undecided)
+{
+	return failed ? exit_failed : undecided ? exit_undecided : exit_ok;
+}
 
 using action = std::function<int()>;
 

@@ -271,6 +271,8 @@ void checker::on_primitive(const primitive_step& p, const table_t& t)
 		// Taking an entry out never misprograms a run (each entry is
 		// then invalid or as it was), so only stores of valid values
 		// need the run judged -- and only until the first misprogramming.
+		if (pte_valid(p.new_value))
+			exercise(property::well_formed);
 		if (pte_valid(p.new_value) && !seen_[static_cast<std::size_t>(property::well_formed)])
 			check_run_shape(t, p.index, false);
 		break;
@@ -326,6 +328,29 @@ void checker::on_call_abandoned(const call& c, const std::string& why)
 	report(property::progress, c.index, fmt::format("{} never returned: {}", describe(c), why));
 }
 
+void checker::on_fault(const fault_step& f, const table_t&)
+{
+	step_++;
+	if (f.c.kind == call_kind::ptep_get_lockless) {
+		auto it = std::find_if(lockless_.begin(), lockless_.end(),
+				       [&](const lockless_read& l) { return l.c.index == f.c.index; });
+		if (it != lockless_.end())
+			lockless_.erase(it);
+	} else {
+		in_call_ = false;
+	}
+	const property p = f.flush ? property::well_formed : property::isolation;
+	exercise(p);
+	if (f.flush)
+		report(p, f.index,
+		       fmt::format("{} flushed the TLB for #{}..#{}, past the table of {} entries", describe(f.c), f.index,
+				   f.index + f.nr - 1, f.table_size));
+	else
+		report(p, f.index,
+		       fmt::format("{} touched #{}, outside the table of {} entries", describe(f.c), f.index,
+				   f.table_size));
+}
+
 void checker::end_lockless(const call& c, const call_result& r)
 {
 	auto it = std::find_if(lockless_.begin(), lockless_.end(),
@@ -333,6 +358,9 @@ void checker::end_lockless(const call& c, const call_result& r)
 	if (it == lockless_.end())
 		return;
 	const std::uint64_t got = r.pte.value_or(0);
+	// Only a read that could meet a mapping can tear.
+	if (std::any_of(it->seen.begin(), it->seen.end(), [](std::uint64_t v) { return pte_valid(v); }))
+		exercise(property::lockless);
 	bool ok = false;
 	for (std::uint64_t v : it->seen)
 		ok = ok || (pte_valid(v) ? pte_valid(got) && pte_same_mapping(v, got) : v == got);
@@ -381,6 +409,16 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 			rf = own_flags(*r.pte);
 	}
 	const unsigned reportable = young_only ? FLAG_YOUNG : 3u;
+	// A report about an entry that holds something can be imprecise; one
+	// about an entry with something pending can miss it.
+	if (sem.reports && !pte_none(q_[first]))
+		exercise(property::precise);
+	if (sem.reports)
+		for (std::size_t p = first; p < last; p++)
+			if (pte_valid(q_[p]) && (pend_[p] & reportable & 3u)) {
+				exercise(property::per_call);
+				break;
+			}
 
 	// precise, non-present half: a non-present value reads back exactly.
 	if (sem.reports && !young_only && !pte_valid(q_[first]) && r.pte && *r.pte != q_[first])
@@ -437,6 +475,11 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 
 	// batch-or: the OR over exactly the values the call took out.
 	if (sem.batch) {
+		for (std::size_t p = first; p < last; p++)
+			if (pte_valid(q_[p])) {
+				exercise(property::batch_or);
+				break;
+			}
 		unsigned acc = 0;
 		for (std::size_t p = first; p < last; p++) {
 			if (!pte_valid(q_[p]))
@@ -596,6 +639,20 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	}
 
 	// isolation: what the call touched outside its range keeps its mapping.
+	// It had something to keep when a mapping shared a run with the range
+	// from outside it (a run straddling the range edge), or when the call
+	// reached outside at all.
+	{
+		bool exposed = false;
+		for (std::size_t k = geo_.run_start(first); k < std::min(n_, geo_.run_start(last - 1) + geo_.cont_ptes) &&
+							    !exposed;
+		     k++)
+			exposed = !range.has(k) && !pte_none(q_[k]);
+		for (std::size_t k : touched_)
+			exposed = exposed || !range.has(k);
+		if (exposed && !touched_.empty())
+			exercise(property::isolation);
+	}
 	for (std::size_t k : touched_) {
 		if (range.has(k))
 			continue;
@@ -621,6 +678,8 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 
 	// progress: the named entry itself grants what was asked.
 	if (c.kind == call_kind::ptep_set_access_flags) {
+		if (pte_valid(q_[first]))
+			exercise(property::progress);
 		const std::uint64_t e = t[first];
 		const bool want_write = pte_write(c.pte) && pte_dirty(c.pte);
 		const bool ok = pte_valid(e) && (!pte_young(c.pte) || pte_young(e)) &&
@@ -632,6 +691,8 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	}
 
 	// no-loss: every live event still shows in the table.
+	if (!lost.empty())
+		exercise(property::no_loss);
 	for (const auto& l : lost)
 		report(property::no_loss, l.page,
 		       fmt::format("{} (on page #{}, recorded in #{}) was lost by {}: no page still holds it",
@@ -659,6 +720,8 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	for (std::size_t run : dirty_runs_) {
 		run_dirty_[run] = 0;
 		auto& bucket = live_[run];
+		if (!bucket.empty() && !touched_.empty())
+			exercise(property::no_loss);
 		bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
 				   [&](live_event& l) {
 					   const bool fresh = l.step_checked == unchecked;
@@ -715,6 +778,8 @@ void replay(const history& h, observer& o)
 		} else if (auto* hw = std::get_if<hw_event>(&s)) {
 			t.at(hw->landing) = hw->new_value;
 			o.on_hw_event(*hw, t);
+		} else if (auto* f = std::get_if<fault_step>(&s)) {
+			o.on_fault(*f, t);
 		}
 	}
 }

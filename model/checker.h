@@ -56,12 +56,21 @@ public:
 	// as a failure of the property the call answers to (lockless for
 	// ptep_get_lockless, progress otherwise).
 	void on_call_abandoned(const call& c, const std::string& why);
+	// A call that ended at a primitive outside the table: an entry access
+	// there breaks isolation (memory past the page table is not the call's
+	// to touch), a TLB flush past it breaks well-formed.
+	void on_fault(const fault_step& f, const table_t& t) override;
 
 	const std::vector<violation>& violations() const { return violations_; }
 	const violation* first(property p) const;
 	bool failed(property p) const { return first(p) != nullptr; }
 	std::size_t steps() const { return step_; }
 	std::size_t calls() const { return calls_; }
+	// How many judgements of p had something to judge: a call (or a store,
+	// for well-formed) where the property could have failed.  A strategy
+	// that never maps judges every property vacuously; zero here is what
+	// tells "held" from "never exercised".
+	std::uint64_t exercised(property p) const { return exercised_[static_cast<std::size_t>(p)]; }
 
 	// Pending flags of page p (FLAG_*), required ones only.
 	unsigned pending(std::size_t p) const { return pend_[p] & 3u; }
@@ -129,6 +138,8 @@ private:
 
 	std::vector<violation> violations_;
 	std::array<bool, nr_properties> seen_{};
+	std::array<std::uint64_t, nr_properties> exercised_{};
+	void exercise(property p) { exercised_[static_cast<std::size_t>(p)]++; }
 	std::size_t step_ = 0;
 	std::size_t calls_ = 0;
 	std::uint64_t sw_ids_ = 0;

@@ -47,7 +47,18 @@ struct call_end_step {
 	call_result r;
 };
 
-using step = std::variant<call_begin_step, call_end_step, primitive_step, hw_event>;
+// A primitive a strategy attempted outside the table (an entry past its
+// end, a TLB flush running past it).  It never took effect: the call ends
+// there, judged by the checker as a finding about the strategy.
+struct fault_step {
+	call c;
+	bool flush = false;	// a TLB invalidation rather than an entry access
+	std::size_t index = 0;
+	std::size_t nr = 1;
+	std::size_t table_size = 0;
+};
+
+using step = std::variant<call_begin_step, call_end_step, primitive_step, hw_event, fault_step>;
 
 // A folio: a naturally aligned range of pfns backed by one struct folio.
 struct folio_extent {

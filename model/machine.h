@@ -173,11 +173,23 @@ public:
 			throw internal_error("machine: entry " + std::to_string(i) + " outside a table of " +
 					     std::to_string(table_.size()));
 	}
+	// The strategy's call c stopped at a primitive outside the table (a
+	// strategy_fault): the machine forgets the call, and the observers
+	// hear where it stopped.
+	void fault_call(const call& c, const strategy_fault& f)
+	{
+		abandon_call();
+		if (obs_)
+			obs_->on_fault({c, f.flush, f.index, f.nr, f.table_size}, table_);
+	}
 
 private:
 	void schedule(std::size_t i)
 	{
-		check_index(i);
+		// A strategy's own index: past the end is its bug, refused before
+		// the scheduling point (the step never happens).
+		if (i >= table_.size())
+			throw strategy_fault(false, i, 1, table_.size());
 		next_ = i;
 		if (hw_)
 			hw_->at_gap(*this);
@@ -201,8 +213,8 @@ private:
 			return;
 		// Refuse a bad range before the scheduling point, like every other
 		// primitive: the hardware must not act for a step that never happens.
-		if (first + nr > table_.size())
-			throw internal_error("machine: TLB flush past the table");
+		if (first + nr > table_.size() || first + nr < first)
+			throw strategy_fault(true, first, nr, table_.size());
 		schedule(first);
 		if (k == prim_kind::tlbi_page)
 			cost_.tlbi_page++;

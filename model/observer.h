@@ -19,6 +19,8 @@ public:
 	virtual void on_primitive(const primitive_step&, const table_t&) {}
 	virtual void on_hw_event(const hw_event&, const table_t&) {}
 	virtual void on_call_end(const call&, const call_result&, const table_t&) {}
+	// The call ended at a primitive outside the table (it never happened).
+	virtual void on_fault(const fault_step&, const table_t&) {}
 };
 
 // Keeps every step: the history the checker can replay and a
@@ -33,6 +35,7 @@ public:
 	{
 		h_.steps.push_back(call_end_step{c, r});
 	}
+	void on_fault(const fault_step& f, const table_t&) override { h_.steps.push_back(f); }
 
 private:
 	history& h_;
@@ -57,6 +60,10 @@ public:
 	void on_call_end(const call& c, const call_result& r, const table_t& t) override
 	{
 		for (auto* o : list_) o->on_call_end(c, r, t);
+	}
+	void on_fault(const fault_step& f, const table_t& t) override
+	{
+		for (auto* o : list_) o->on_fault(f, t);
 	}
 
 private:

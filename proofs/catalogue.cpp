@@ -44,38 +44,133 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 	return run_isolated(jobs, parallel, o.wall_seconds, done);
 }
 
-std::vector<property> covered_properties(const proof_result& r)
+const std::vector<obligation_scope>& obligation_scopes()
 {
-	const std::string& n = r.obligation;
-	if (n.starts_with("batch-or"))
-		return {property::batch_or, property::isolation};
-	if (n.starts_with("per-call/"))
-		return {property::per_call};
-	if (n.starts_with("no-loss/"))
-		return {property::no_loss};
-	if (n.starts_with("exit/"))
-		return {property::no_loss, property::per_call};
-	return {};
+	using enum call_kind;
+	static const std::vector<obligation_scope> scopes = {
+		{"batch-or/", {property::batch_or, property::isolation}, {get_and_clear_full_ptes},
+		 "full=1, every table of two folded runs of one folio, every range in them", false},
+		{"batch-or-full0/", {property::batch_or, property::isolation}, {get_and_clear_full_ptes},
+		 "full=0, every table of two folded runs of one folio, every range in them", false},
+		{"per-call/one-call", {property::per_call}, {ptep_get, ptep_get_and_clear_full, get_and_clear_full_ptes},
+		 "one folded run of one folio in the middle of a full teardown", false},
+		{"no-loss/one-call", {property::no_loss}, {ptep_get, ptep_get_and_clear_full, get_and_clear_full_ptes},
+		 "one folded run of one folio in the middle of a full teardown", false},
+		{"exit/run-", {property::no_loss, property::per_call}, {ptep_get, ptep_get_and_clear_full},
+		 "the whole full teardown, entry by entry, of one folded run of one folio", false},
+		{"exit/batch-", {property::no_loss, property::per_call}, {ptep_get, get_and_clear_full_ptes},
+		 "the whole full teardown, in one batch, of one folded run of one folio", false},
+	};
+	return scopes;
 }
 
-std::string proof_word(const std::vector<proof_result>& rs, const std::string& strategy, granule g, property p)
+const obligation_scope* scope_of(const proof_result& r)
 {
-	bool covered = false, refuted = false, undecided = false;
-	for (const proof_result& r : rs) {
-		if (r.strategy != strategy || r.gran != g)
+	for (const obligation_scope& sc : obligation_scopes())
+		if (r.obligation.starts_with(sc.prefix))
+			return &sc;
+	return nullptr;
+}
+
+std::vector<property> covered_properties(const proof_result& r)
+{
+	const obligation_scope* sc = scope_of(r);
+	return sc ? sc->properties : std::vector<property>{};
+}
+
+std::vector<call_kind> judged_calls(const strategy& s, property p)
+{
+	std::vector<call_kind> out;
+	for (std::size_t k = 0; k < nr_call_kinds; k++) {
+		const call_kind kind = static_cast<call_kind>(k);
+		if (!s.implements(kind))
 			continue;
-		const std::vector<property> ps = covered_properties(r);
-		if (std::find(ps.begin(), ps.end(), p) == ps.end())
-			continue;
-		covered = true;
-		if (r.verdict == proof_verdict::refuted && r.ce && r.ce->prop == p)
-			refuted = true;
-		else if (r.verdict != proof_verdict::proved)
-			undecided = true;
+		call c;
+		c.kind = kind;
+		c.flags = CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY;
+		const call_semantics sem = semantics_of(c);
+		const bool reads_only = kind == call_kind::ptep_get || kind == call_kind::ptep_get_lockless;
+		bool judged = false;
+		switch (p) {
+		case property::batch_or: judged = sem.batch; break;
+		case property::per_call:
+		case property::precise: judged = sem.reports; break;
+		case property::no_loss:
+		case property::isolation:
+		case property::well_formed: judged = !reads_only; break;
+		case property::lockless: judged = kind == call_kind::ptep_get_lockless; break;
+		case property::progress: judged = kind == call_kind::ptep_set_access_flags; break;
+		}
+		if (judged)
+			out.push_back(kind);
 	}
-	if (!covered)
+	return out;
+}
+
+namespace {
+
+struct coverage {
+	bool covered = false, refuted = false, undecided = false, every_table = true;
+	std::vector<call_kind> calls;	// judged calls the obligations ran
+	std::vector<std::string> tables;
+};
+
+coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
+{
+	coverage cv;
+	const std::vector<call_kind> judged = judged_calls(s, p);
+	for (const proof_result& r : rs) {
+		if (r.strategy != s.info().name || r.gran != g)
+			continue;
+		const obligation_scope* sc = scope_of(r);
+		if (!sc || std::find(sc->properties.begin(), sc->properties.end(), p) == sc->properties.end())
+			continue;
+		cv.covered = true;
+		if (r.verdict == proof_verdict::refuted && r.ce && r.ce->prop == p)
+			cv.refuted = true;
+		else if (r.verdict != proof_verdict::proved)
+			cv.undecided = true;
+		cv.every_table = cv.every_table && sc->every_table;
+		for (call_kind k : sc->calls)
+			if (std::find(judged.begin(), judged.end(), k) != judged.end() &&
+			    std::find(cv.calls.begin(), cv.calls.end(), k) == cv.calls.end())
+				cv.calls.push_back(k);
+		const std::string t = fmt::format("{} ({})", r.obligation, sc->tables);
+		cv.tables.push_back(t);
+	}
+	return cv;
+}
+
+} // namespace
+
+std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
+{
+	const coverage cv = coverage_of(rs, s, g, p);
+	if (!cv.covered)
 		return "";
-	return refuted ? "refuted" : undecided ? "unknown" : "proved";
+	if (cv.refuted)
+		return "refuted";
+	if (cv.undecided)
+		return "unknown";
+	const bool all_calls = cv.calls.size() == judged_calls(s, p).size();
+	return all_calls && cv.every_table ? "proved" : "partly proved";
+}
+
+std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
+{
+	const coverage cv = coverage_of(rs, s, g, p);
+	std::string ran, missing;
+	for (call_kind k : cv.calls)
+		ran += fmt::format("{}{}", ran.empty() ? "" : ", ", to_string(k));
+	for (call_kind k : judged_calls(s, p))
+		if (std::find(cv.calls.begin(), cv.calls.end(), k) == cv.calls.end())
+			missing += fmt::format("{}{}", missing.empty() ? "" : ", ", to_string(k));
+	std::string tables;
+	for (const std::string& t : cv.tables)
+		tables += fmt::format("{}{}", tables.empty() ? "" : "; ", t);
+	return fmt::format("proved for {} by {}; not covered: {}{}", ran.empty() ? "no call" : ran, tables,
+			   missing.empty() ? "no other call" : missing,
+			   cv.every_table ? "" : ", and every other table the callers reach");
 }
 
 } // namespace ptespec::proofs

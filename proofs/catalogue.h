@@ -23,15 +23,42 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 				    const prove_options& o,
 				    const std::function<void(const proof_result&)>& done = {});
 
+// What an obligation's proof covers: the checker properties it speaks for,
+// the calls it runs, and the tables it starts from.  `every_table` is true
+// only for an obligation whose worlds are every table the callers can
+// reach; no obligation is stated that way yet, so every proof today is of
+// some calls from some tables.
+struct obligation_scope {
+	std::string prefix;	// the obligation names it describes
+	std::vector<property> properties;
+	std::vector<call_kind> calls;
+	std::string tables;
+	bool every_table = false;
+};
+// The scopes, one entry per obligation family.
+const std::vector<obligation_scope>& obligation_scopes();
+// The scope of one result's obligation; nullptr for the helper algebra.
+const obligation_scope* scope_of(const proof_result& r);
+
 // The checker property an obligation speaks for (batch-or covers isolation
 // too, see obligations.cpp); empty for the helper algebra.
 std::vector<property> covered_properties(const proof_result& r);
 
+// The calls whose ends the checker judges p at, among those s implements.
+std::vector<call_kind> judged_calls(const strategy& s, property p);
+
 // The proofs' word on one (strategy, granule, property): "refuted" when an
 // obligation's counterexample violates that property, "unknown" when one
 // covering it was not decided (a timeout, the path budget, or a refutation
-// of another of its properties: the proof stops at the first), "proved"
-// when every covering obligation was proved, "" when none covers it.
-std::string proof_word(const std::vector<proof_result>& rs, const std::string& strategy, granule g, property p);
+// of another of its properties: the proof stops at the first); when every
+// covering obligation was proved, "proved" only if together they cover
+// every call the property judges from every reachable table, and "partly
+// proved" otherwise; "" when none covers it.
+std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p);
+
+// For a "partly proved" word: what the proofs covered and what they did
+// not, in one line ("get_and_clear_full_ptes from two folded runs ...;
+// not covered: wrprotect_ptes, ...").
+std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p);
 
 } // namespace ptespec::proofs

@@ -75,7 +75,7 @@ void harness::judge_now()
 
 std::optional<call_result> harness::do_call(const call& c)
 {
-	if (!s_.implements(c.kind))
+	if (!s_.implements(c.kind) || faulted_)
 		return std::nullopt;
 	hw_.next_call();
 	calls_++;
@@ -85,6 +85,15 @@ std::optional<call_result> harness::do_call(const call& c)
 	} catch (const strategy_livelock& e) {
 		m_.abandon_call();
 		chk_.on_call_abandoned(c, e.what());
+		judge_now();
+		return std::nullopt;
+	} catch (const strategy_fault& f) {
+		// The call stopped half done, so the ledger no longer describes
+		// the table: the fault is judged (isolation, well-formed) and the
+		// case makes no further call, rather than blame what follows on
+		// properties the fault itself broke.
+		m_.fault_call(c, f);
+		faulted_ = true;
 		judge_now();
 		return std::nullopt;
 	}

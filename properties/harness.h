@@ -145,6 +145,7 @@ private:
 	void judge_now();
 	friend class scheduled_hardware;
 	bool in_lockless_ = false;
+	bool faulted_ = false;	// a call stopped outside the table: no more calls
 
 	strategy& s_;
 	world_layout w_;

@@ -23,9 +23,31 @@ std::string_view to_string(verdict v)
 	switch (v) {
 	case verdict::holds: return "holds";
 	case verdict::fails: return "fails";
+	case verdict::not_exercised: return "not exercised";
 	case verdict::not_applicable: return "n/a";
 	}
 	return "?";
+}
+
+tally tally_of(const std::vector<property_result>& results)
+{
+	tally n;
+	for (const property_result& r : results)
+		switch (r.v) {
+		case verdict::holds: n.passed++; break;
+		case verdict::fails: n.failed++; break;
+		case verdict::not_exercised: n.undecided++; break;
+		case verdict::not_applicable: n.not_applicable++; break;
+		}
+	return n;
+}
+
+std::string tally_line(const tally& n)
+{
+	std::string s = fmt::format("{} passed, {} failed, {} undecided", n.passed, n.failed, n.undecided);
+	if (n.not_applicable)
+		s += fmt::format(" ({} n/a)", n.not_applicable);
+	return s;
 }
 
 bool property_applicable(const strategy& s, property p)
@@ -141,13 +163,18 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	property_result res;
 	res.strategy = s.info().name;
 	res.prop = p;
+	if (!s.implements(call_kind::set_ptes) || !s.implements(call_kind::ptep_get)) {
+		res.v = verdict::not_exercised;
+		res.why_not_exercised = "the strategy has no set_ptes or no ptep_get: nothing can be mapped and read";
+		return res;
+	}
 	if (!property_applicable(s, p)) {
 		res.v = verdict::not_applicable;
 		return res;
 	}
 	const world_layout w = world_layout::make(o.gran);
 	failure_slot slot;
-	std::uint64_t calls = 0;
+	std::uint64_t calls = 0, exercised = 0;
 	set_failure_slot(&slot);
 	auto prop = [&] {
 		begin_case();
@@ -155,6 +182,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		const world_model m0 = world_model::empty(w, o.adversarial);
 		rc::state::check(m0, h, [](const world_model& m) { return any_command(m); });
 		calls += h.calls();
+		exercised += h.judge().exercised(p);
 	};
 	rc::detail::TestParams params;
 	params.seed = o.seed;
@@ -167,6 +195,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	const rc::detail::TestResult tr = rc::detail::checkTestable(prop, meta, params, quiet);
 	set_failure_slot(nullptr);
 	res.calls = calls;
+	res.exercised = exercised;
 
 	rc::detail::SuccessResult ok;
 	rc::detail::FailureResult bad;
@@ -184,6 +213,10 @@ property_result run_property(strategy& s, property p, const run_options& o)
 				per_tag["(none of the tagged edges)"] += count;
 		}
 		res.distribution.assign(per_tag.begin(), per_tag.end());
+		if (exercised == 0) {
+			res.v = verdict::not_exercised;
+			res.why_not_exercised = fmt::format("{} cases, {} calls, none that could break it", res.cases, calls);
+		}
 		return res;
 	}
 	if (!tr.match(bad) || !slot.set) {

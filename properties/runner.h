@@ -15,7 +15,14 @@
 
 namespace ptespec {
 
-enum class verdict { holds, fails, not_applicable };
+// holds: every case ran and the property held where it was exercised.
+// not_exercised: it held only because nothing the cases did could have
+// broken it (the strategy cannot map or read, or its calls never left
+// anything to judge) -- undecided, not a pass.
+// not_applicable: the strategy has none of the calls the property is
+// about (no batched clear, no lockless read): a statement of scope, neither
+// a pass nor undecided.
+enum class verdict { holds, fails, not_exercised, not_applicable };
 std::string_view to_string(verdict v);
 
 struct run_options {
@@ -49,11 +56,26 @@ struct property_result {
 	verdict v = verdict::holds;
 	int cases = 0;	// cases run (successful ones when it holds)
 	std::uint64_t calls = 0;	// checked calls over all cases
+	std::uint64_t exercised = 0;	// judgements of the property that had something to judge
+	std::string why_not_exercised;	// when not_exercised
 	counterexample ce;	// when it fails
 	// RapidCheck's classification of the cases (RC_CLASSIFY tags -> count),
 	// to show that the edges are exercised.
 	std::vector<std::pair<std::string, int>> distribution;
 };
+
+// Results counted by what they say: holds passed, fails failed,
+// not exercised undecided; n/a apart.
+struct tally {
+	std::size_t passed = 0, failed = 0, undecided = 0, not_applicable = 0;
+};
+tally tally_of(const std::vector<property_result>& results);
+// "N passed, N failed, N undecided" (and the n/a count when there is one).
+std::string tally_line(const tally& n);
+// What the words of a verdict table mean, for under the table.
+inline constexpr std::string_view verdict_legend =
+	"holds: no case broke it, and some call could have; not exercised: no call could have broken it "
+	"(undecided); n/a: the strategy has none of the calls it judges";
 
 // Whether the strategy has the calls the property judges.
 bool property_applicable(const strategy& s, property p);

@@ -176,22 +176,25 @@ TEST(proofs, proofs_agree_with_the_properties)
 		strategy& s = registry::global().get(name);
 		bool any_refuted = false, any_fails = false;
 		for (property p : all_properties) {
-			const std::string word = proof_word(proved, name, granule::k4, p);
+			const std::string word = proof_word(proved, s, granule::k4, p);
 			if (word.empty())
 				continue;
 			run_options ro;
 			ro.seed = 1;
 			ro.cases = 2000;
 			const property_result tr = run_property(s, p, ro);
+			// No obligation starts from every reachable table yet, so
+			// a proof is a partial one at best.
+			EXPECT_NE(word, "proved") << to_string(p);
 			if (name == "mainline") {
-				EXPECT_EQ(word, "proved") << to_string(p);
+				EXPECT_EQ(word, "partly proved") << to_string(p);
 			}
 			if (word == "unknown")
 				continue;
 			compared++;
 			any_fails = any_fails || tr.v == verdict::fails;
 			any_refuted = any_refuted || word == "refuted";
-			EXPECT_EQ(word == "proved", tr.v == verdict::holds) << to_string(p) << ": proof " << word
+			EXPECT_EQ(word == "partly proved", tr.v == verdict::holds) << to_string(p) << ": proof " << word
 									  << ", property " << to_string(tr.v);
 		}
 		EXPECT_EQ(any_refuted, any_fails);

@@ -1,0 +1,143 @@
+// How many sampled cases each flawed cell needs before its first failure:
+// the measurement `test`, `check` and `report`'s default case count is set
+// from (cli/verdicts.h, default_cases).
+//
+//   ptespec_bench_defaults [--seeds N] [--cap C] [--granule G ...] [--strategy S ...]
+//
+// A cell (strategy, property, granule) is flawed when some seed finds a
+// failure within C cases; the strategies' names are never consulted to
+// decide it.  For each flawed cell it prints how many seeds found the
+// failure, the median and the worst cases-to-first-failure, and the median
+// and worst seconds of the whole run (shrinking included); for a cell some
+// seed did not break within C cases it prints how many missed.  Holding
+// cells are listed by count only.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "impl/strategy.h"
+#include "properties/runner.h"
+
+namespace {
+
+using namespace ptespec;
+
+struct args {
+	int seeds = 100;
+	int cap = 20000;
+	std::vector<granule> grans;
+	std::vector<std::string> strategies;
+};
+
+[[noreturn]] void usage(const std::string& why)
+{
+	std::fprintf(stderr, "ptespec_bench_defaults: %s\n", why.c_str());
+	std::exit(2);
+}
+
+int positive(const char* flag, const char* v)
+{
+	char* end = nullptr;
+	const long n = std::strtol(v, &end, 10);
+	if (!v[0] || *end || n < 1 || n > 10000000)
+		usage(fmt::format("{} '{}': expected a number from 1 to 10000000", flag, v));
+	return static_cast<int>(n);
+}
+
+args parse(int argc, char** argv)
+{
+	args a;
+	for (int i = 1; i < argc; i++) {
+		const std::string f = argv[i];
+		if (i + 1 >= argc)
+			usage(fmt::format("{}: expected a value after it", f));
+		const char* v = argv[++i];
+		if (f == "--seeds")
+			a.seeds = positive("--seeds", v);
+		else if (f == "--cap")
+			a.cap = positive("--cap", v);
+		else if (f == "--granule")
+			try {
+				a.grans.push_back(parse_granule(v));
+			} catch (const std::exception& e) {
+				usage(e.what());
+			}
+		else if (f == "--strategy")
+			a.strategies.push_back(v);
+		else
+			usage(fmt::format("unknown option '{}'; expected --seeds, --cap, --granule or --strategy", f));
+	}
+	if (a.grans.empty())
+		a.grans = {granule::k4, granule::k16, granule::k64};
+	return a;
+}
+
+template <class T>
+T quantile(std::vector<T> v, double q)
+{
+	std::sort(v.begin(), v.end());
+	return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+	const args a = parse(argc, argv);
+	std::vector<strategy*> chosen;
+	for (const std::string& n : a.strategies)
+		try {
+			chosen.push_back(&registry::global().get(n));
+		} catch (const std::exception& e) {
+			usage(e.what());
+		}
+	if (chosen.empty())
+		chosen = registry::global().all();
+	fmt::print("seeds 1..{}, at most {} cases per run\n", a.seeds, a.cap);
+	fmt::print("{:<5} {:<17} {:<12} {:>7} {:>8} {:>8} {:>8} {:>8}\n", "gran", "strategy", "property", "failed",
+		   "med.cases", "max.cases", "med.s", "max.s");
+	std::fflush(stdout);
+	std::size_t holding = 0;
+	for (granule g : a.grans)
+		for (strategy* s : chosen)
+			for (property p : all_properties) {
+				std::vector<int> cases;
+				std::vector<double> secs;
+				int missed = 0;
+				for (int seed = 1; seed <= a.seeds; seed++) {
+					run_options o;
+					o.gran = g;
+					o.seed = static_cast<std::uint64_t>(seed);
+					o.cases = a.cap;
+					const auto t0 = std::chrono::steady_clock::now();
+					const property_result r = run_property(*s, p, o);
+					const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+					if (r.v != verdict::fails) {
+						missed++;
+						// A cell no early seed breaks is very likely sound:
+						// do not spend the whole budget proving it.
+						if (cases.empty() && seed >= 3)
+							break;
+						continue;
+					}
+					cases.push_back(r.cases);
+					secs.push_back(t);
+				}
+				if (cases.empty()) {
+					holding++;
+					continue;
+				}
+				fmt::print("{:<5} {:<17} {:<12} {:>3}/{:<3} {:>8} {:>8} {:>8.2f} {:>8.2f}{}\n", to_string(g),
+					   s->info().name, to_string(p), cases.size(), cases.size() + missed,
+					   quantile(cases, 0.5), quantile(cases, 1.0), quantile(secs, 0.5), quantile(secs, 1.0),
+					   missed ? fmt::format("  ({} seeds found nothing in {} cases)", missed, a.cap) : "");
+				std::fflush(stdout);
+			}
+	fmt::print("{} cells never failed (3 seeds x {} cases)\n", holding, a.cap);
+	return 0;
+}

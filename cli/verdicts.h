@@ -1,0 +1,61 @@
+// The verdict table `check` prints and `report` writes: for every chosen
+// granule, strategy and property, the sampled verdict and the proofs' word
+// folded into one cell.  One function computes it, so the two commands can
+// never disagree on the same seed and cases.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/geometry.h"
+#include "proofs/catalogue.h"
+#include "properties/runner.h"
+
+namespace ptespec::cli {
+
+// Sampled cases per strategy and property when no --cases is given: shared
+// by test, check and report.
+inline constexpr int default_cases = 100;
+
+enum class outcome { passed, failed, undecided, not_applicable };
+
+// One cell: the sampled verdict and the proofs' word, and what they add up
+// to.  A refutation or a failing case fails the cell whatever the other
+// says; an unknown proof or a property never exercised leaves it undecided.
+struct cell {
+	property_result test;
+	granule gran = granule::k4;
+	std::string proof;	// "", "proved", "partly proved", "refuted", "unknown"
+	std::string proof_covers;	// for "partly proved": what the proofs covered
+	outcome out = outcome::passed;
+	std::string word;	// "holds+partly", "fails+refuted", ...
+};
+
+struct verdict_table {
+	std::vector<cell> cells;	// granule-major, then strategy, then property
+	std::vector<proofs::proof_result> proofs;
+	std::size_t counts[4] = {0, 0, 0, 0};	// by outcome
+	std::size_t laws_proved = 0, laws_refuted = 0, laws_unknown = 0;	// the helper algebra
+
+	std::size_t failed() const { return counts[1] + laws_refuted; }
+	std::size_t undecided() const { return counts[2] + laws_unknown; }
+};
+
+// Proves, then samples, every cell.  `progress` (may be empty) hears a short
+// line of what is running.
+verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
+			       const proofs::prove_options& o, int cases, std::uint64_t seed,
+			       const std::function<void(const std::string&)>& progress);
+
+// The short word of a cell's proof, as the table prints it.
+std::string short_proof_word(const std::string& proof);
+// "legend:" and one line per word in `used`.
+std::string legend(const std::set<std::string>& used);
+// The words one cell uses (for the legend).
+void add_words(std::set<std::string>& used, const cell& c);
+
+} // namespace ptespec::cli

@@ -1,0 +1,106 @@
+// What was not decided is said to be undecided, with exit 4: a property no
+// call could break, a proof that ran out of time.  And a proof word never
+// claims more than its obligations cover.
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "run.h"
+
+namespace ptespec::cli_test {
+namespace {
+
+// set_ptes that writes nothing: every later call finds an empty table, so
+// no property but no-loss was ever at stake -- not a pass.  (no-loss fails:
+// the flags a fault maps with vanish at once.)
+TEST(cli_undecided, a_strategy_that_never_maps_is_not_exercised)
+{
+	const outcome o = run_ptespec({"--plugin", MAPS_NOTHING_PLUGIN, "test", "--strategy", "test-maps-nothing",
+				       "--seed", "1", "--cases", "50"});
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("test-maps-nothing fails no-loss"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("batch-or: not exercised: 50 cases"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("0 passed, 1 failed, 5 undecided (2 n/a)"), std::string::npos) << o.out;
+	EXPECT_EQ(o.out.find("holds "), std::string::npos) << o.out;
+}
+
+// Asked only about what it cannot be judged on, it is undecided: exit 4.
+TEST(cli_undecided, only_unexercised_properties_exit_4)
+{
+	const outcome o = run_ptespec({"--plugin", MAPS_NOTHING_PLUGIN, "test", "--strategy", "test-maps-nothing",
+				       "--property", "per-call", "--property", "isolation", "--seed", "1", "--cases", "50"});
+	EXPECT_EQ(o.status, 4) << o.show();
+	EXPECT_NE(o.out.find("0 passed, 0 failed, 2 undecided\n"), std::string::npos) << o.out;
+}
+
+// The same plugin with its set_ptes mapping (test-plain) is exercised and
+// holds: the undecided verdict above comes from the empty table, not from
+// the plugin being a plugin.
+TEST(cli_undecided, the_same_plugin_that_maps_is_exercised_and_holds)
+{
+	const outcome o =
+		run_ptespec({"--plugin", PLAIN_PLUGIN, "test", "--strategy", "test-plain", "--seed", "1", "--cases", "50"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_EQ(o.out.find("test-plain batch-or: not exercised"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("6 passed, 0 failed, 0 undecided (2 n/a)"), std::string::npos) << o.out;
+}
+
+TEST(cli_undecided, a_strategy_without_set_ptes_is_not_exercised)
+{
+	const outcome o = run_ptespec(
+		{"--plugin", NO_MAP_PLUGIN, "test", "--strategy", "test-no-map", "--seed", "1", "--cases", "10", "--json"});
+	EXPECT_EQ(o.status, 4) << o.show();
+	const auto j = nlohmann::json::parse(o.out);
+	for (const auto& r : j.at("results"))
+		EXPECT_EQ(r.at("verdict"), "not exercised") << r.dump();
+	EXPECT_EQ(j.at("totals").at("undecided"), 8);
+}
+
+// A 1 ms budget decides nothing: every obligation is unknown, and unknown
+// is neither a refutation (1) nor a proof (0).
+TEST(cli_undecided, proofs_out_of_time_exit_4)
+{
+	const outcome o = run_ptespec(
+		{"prove", "--strategy", "mainline", "--timeout-ms", "1", "--obligation", "exit/", "--json"});
+	EXPECT_EQ(o.status, 4) << o.show();
+	const auto j = nlohmann::json::parse(o.out);
+	EXPECT_EQ(j.at("schema"), 1);
+	EXPECT_EQ(j.at("totals").at("failed"), 0);
+	EXPECT_GE(j.at("totals").at("undecided"), 1);
+	for (const auto& r : j.at("results"))
+		EXPECT_NE(r.at("verdict"), "proved") << r.dump();
+}
+
+// Every result names what its obligation covers.
+TEST(cli_undecided, a_proof_names_the_calls_and_tables_it_covers)
+{
+	const outcome o = run_ptespec({"prove", "--strategy", "mainline", "--obligation", "batch-or/", "--json"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	const auto j = nlohmann::json::parse(o.out);
+	ASSERT_GE(j.at("results").size(), 1u);
+	for (const auto& r : j.at("results")) {
+		EXPECT_EQ(r.at("covers").at("calls"), nlohmann::json::array({"get_and_clear_full_ptes"})) << r.dump();
+		EXPECT_NE(r.at("covers").at("tables").get<std::string>().find("two folded runs"), std::string::npos);
+	}
+}
+
+// The obligations run teardown calls from folded runs only, so check may
+// say "partly" (and list what was covered) but never "proved", and a
+// failing cell is never stamped proved.
+TEST(cli_undecided, check_never_claims_proved_beyond_the_obligations)
+{
+	const outcome o = run_ptespec({"--plugin", BROKEN_PLUGIN, "check", "--strategy", "test-broken-batch",
+				       "--strategy", "mainline", "--cases", "200"});
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_EQ(o.out.find("+proved"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("fails+refuted"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("holds+partly"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("legend:"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("partly proved: Z3 proved it for the calls and tables listed below"), std::string::npos);
+	EXPECT_NE(o.out.find("not covered: "), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("cells: "), std::string::npos) << o.out;
+}
+
+} // namespace
+} // namespace ptespec::cli_test
