@@ -1,11 +1,14 @@
-// ptespec explore: one strategy, one bounded scenario, every placement of up
-// to K hardware events and every initial young/dirty state (explore/).
-// Prints what was searched, how much the reductions saved, and the first
-// violation as a history with rulers that the checker confirms twice.
+// ptespec explore: one strategy, bounded scenarios of the core-mm callers
+// (every one unless --scenario names one), every placement of up to K
+// hardware events and every chosen initial young/dirty state (explore/).
+// Prints, per scenario, what was searched and what it found; then one
+// verdict scoped to what was covered; each violation as a history with
+// rulers that the checker confirms twice.
 
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -23,7 +26,7 @@ namespace {
 
 struct explore_cli {
 	std::string strategy;
-	std::string scenario = "exit";
+	std::string scenario = "all";
 	std::string granule = "4k";
 	std::size_t cont_ptes = 0;
 	int hw_events = 2;
@@ -35,11 +38,72 @@ struct explore_cli {
 	bool json = false;
 };
 
-std::string describe_initial(const explore::explore_options& o)
+std::vector<explore::scenario> chosen_scenarios(const std::string& name)
+{
+	using namespace explore;
+	if (name == "all")
+		return explored_scenarios();
+	for (scenario s : explored_scenarios())
+		if (to_string(s) == name)
+			return {s};
+	std::string known = "all";
+	for (scenario s : explored_scenarios())
+		known += fmt::format(", {}", to_string(s));
+	throw usage_error(fmt::format("--scenario '{}': expected one of {}", name, known));
+}
+
+// The initial states, said short enough for the verdict line.
+std::string initial_scope(const explore::explore_options& o)
 {
 	if (o.initial == explore::initial_set::all)
-		return fmt::format("all 4^{}", o.geo.cont_ptes);
-	return fmt::format("sparse: at most {} flagged entries, plus the uniform runs", o.initial_flagged);
+		return "all initial states";
+	return fmt::format("sparse initial states (<={} flagged)", o.initial_flagged);
+}
+
+std::string initial_detail(const explore::explore_result& r)
+{
+	if (r.options.initial == explore::initial_set::all)
+		return fmt::format("{} initial states (all 4^{})", r.initial_states, r.entries);
+	return fmt::format("{} initial states (<={} flagged entr{}, plus the 3 uniform tables)", r.initial_states,
+			   r.options.initial_flagged, r.options.initial_flagged == 1 ? "y" : "ies");
+}
+
+// `|........########|`: the caller's range over the scenario's runs.
+std::string range_ruler(const explore::explore_result& r)
+{
+	const std::size_t c = r.options.geo.cont_ptes;
+	std::string out = "|";
+	for (std::size_t k = 0; k < r.entries; k++) {
+		out += k >= r.covered.first && k < r.covered.last ? '#' : '.';
+		if ((k + 1) % c == 0)
+			out += '|';
+	}
+	return out;
+}
+
+std::string table_text(const explore::explore_result& r)
+{
+	const std::size_t runs = r.entries / r.options.geo.cont_ptes;
+	std::string t = fmt::format("#{}-#{} of {} run{} of CONT_PTES {}", r.covered.first, r.covered.last - 1, runs,
+				    runs == 1 ? "" : "s", r.options.geo.cont_ptes);
+	if (r.entries <= 64)
+		t += " " + range_ruler(r);
+	return t;
+}
+
+std::string status_text(const explore::explore_result& r)
+{
+	if (r.first)
+		return fmt::format("VIOLATION {}", to_string(r.first->v.prop));
+	return r.complete ? "no violation" : "INCOMPLETE (time limit)";
+}
+
+std::string names_of(const std::vector<explore::scenario>& v)
+{
+	std::string out;
+	for (explore::scenario s : v)
+		out += fmt::format("{}{}", out.empty() ? "" : ", ", to_string(s));
+	return out;
 }
 
 std::string event_text(const explore::placed_event& e)
@@ -47,7 +111,7 @@ std::string event_text(const explore::placed_event& e)
 	return fmt::format("{} of #{} lands in #{} before point {}", to_string(e.kind), e.page, e.entry, e.point);
 }
 
-nlohmann::json violation_json(const explore::found_violation& f, const geometry& geo)
+nlohmann::json violation_json(const explore::found_violation& f)
 {
 	nlohmann::json events = nlohmann::json::array();
 	for (const auto& e : f.events)
@@ -55,7 +119,6 @@ nlohmann::json violation_json(const explore::found_violation& f, const geometry&
 				  {"entry", e.entry},
 				  {"page", e.page},
 				  {"kind", std::string(to_string(e.kind))}});
-	(void)geo;
 	return {{"property", std::string(to_string(f.v.prop))},
 		{"page", f.v.page},
 		{"message", f.v.message},
@@ -65,15 +128,68 @@ nlohmann::json violation_json(const explore::found_violation& f, const geometry&
 		{"rerun_confirms", f.rerun_confirms}};
 }
 
+nlohmann::json scenario_json(const explore::explore_result& r)
+{
+	nlohmann::json props = nlohmann::json::array();
+	for (property p : r.violated)
+		props.push_back(std::string(to_string(p)));
+	return {{"scenario", std::string(to_string(r.options.scen))},
+		{"calls", std::string(scenario_calls(r.options.scen))},
+		{"runs", r.entries / r.options.geo.cont_ptes},
+		{"entries", r.entries},
+		{"range", {r.covered.first, r.covered.last}},
+		{"initial_states", r.initial_states},
+		{"hw_events", r.options.hw_events},
+		{"explored", r.explored},
+		{"pruned", r.pruned},
+		{"infeasible", r.infeasible},
+		{"seconds", r.seconds},
+		{"complete", r.complete},
+		{"status", r.first ? "violation" : r.complete ? "no violation" : "incomplete"},
+		{"violated", props},
+		{"violation", r.first ? violation_json(*r.first) : nlohmann::json(nullptr)}};
+}
+
+// What the sweep decided, scoped to what it covered.
+std::string verdict_line(const explore::sweep_result& r, const explore_cli& c)
+{
+	const explore::explore_options& o = r.options;
+	const std::size_t total = r.runs.size() + r.not_run.size();
+	const std::string scope = fmt::format("{} scenario{}, up to {} hardware event{}, {}{}", total,
+					      total == 1 ? "" : "s", o.hw_events, o.hw_events == 1 ? "" : "s",
+					      initial_scope(o), o.reduce ? "" : ", unreduced");
+	std::vector<explore::scenario> bad;
+	for (const auto& s : r.runs)
+		if (s.first)
+			bad.push_back(s.options.scen);
+	if (!bad.empty())
+		return fmt::format("violation in {} of {}: {}{}", bad.size(), scope, names_of(bad),
+				   r.complete() ? "" : " (and the search is INCOMPLETE: stopped by --time-limit)");
+	if (!r.complete()) {
+		std::size_t done = 0;
+		for (const auto& s : r.runs)
+			done += s.complete;
+		return fmt::format("INCOMPLETE over {}: --time-limit {} s stopped the search in scenario {} ({} of {} "
+				   "searched to the end{}): no violation in what was searched",
+				   scope, c.time_limit, to_string(*r.stopped_in()), done, total,
+				   r.not_run.size() > 1 ? fmt::format("; not started: {}",
+								      names_of({r.not_run.begin() + 1, r.not_run.end()}))
+							: "");
+	}
+	return fmt::format("exhaustive over {}: no violation", scope);
+}
+
 int run_explore(const explore_cli& c)
 {
 	using namespace explore;
 	strategy& s = registry::global().get(c.strategy);
+	const std::vector<scenario> which = chosen_scenarios(c.scenario);
 	explore_options o;
-	o.scen = parse_scenario(c.scenario, {scenario::exit, scenario::dontneed, scenario::fork, scenario::madv_free});
+	o.scen = which.front();
 	o.geo = geometry::of(parse_granule(c.granule));
 	if (c.cont_ptes)
 		o.geo.cont_ptes = c.cont_ptes;
+	o.scaled_runs = c.cont_ptes == 0;
 	o.hw_events = c.hw_events;
 	if (c.initial == "all")
 		o.initial = initial_set::all;
@@ -85,62 +201,79 @@ int run_explore(const explore_cli& c)
 	if (c.time_limit < 0)
 		throw usage_error(fmt::format("--time-limit {}: expected seconds >= 0", c.time_limit));
 	o.time_limit = c.time_limit;
-	check_options(o);
-	if (isatty(STDERR_FILENO))
-		o.progress = [](std::uint64_t explored, std::uint64_t done, std::uint64_t states) {
-			fmt::print(stderr, "\r{} schedules, initial state {}/{}\033[K", explored, done, states);
+	auto current = std::make_shared<std::string>();
+	if (isatty(STDERR_FILENO)) {
+		o.scenario_begins = [current](scenario sc) { *current = std::string(to_string(sc)); };
+		o.progress = [current](std::uint64_t explored, std::uint64_t done, std::uint64_t states) {
+			fmt::print(stderr, "\r{}: {} schedules, initial state {}/{}\033[K", *current, explored, done,
+				   states);
 		};
+	}
 
-	const explore_result r = explore::explore(s, o);
+	const sweep_result r = explore_all(s, o, which);
 	if (o.progress)
 		fmt::print(stderr, "\r\033[K");
+	const int code = exit_for(r.failed(), r.complete() ? 0 : 1);
 
 	if (c.json) {
-		nlohmann::json j{{"strategy", r.strategy},
-				 {"scenario", std::string(to_string(o.scen))},
+		nlohmann::json list = nlohmann::json::array();
+		for (const explore_result& one : r.runs)
+			list.push_back(scenario_json(one));
+		nlohmann::json not_run = nlohmann::json::array();
+		for (scenario sc : r.not_run)
+			not_run.push_back(std::string(to_string(sc)));
+		const std::optional<scenario> stopped = r.stopped_in();
+		nlohmann::json j{{"schema", 1},
+				 {"strategy", r.strategy},
 				 {"granule", c.granule},
 				 {"cont_ptes", o.geo.cont_ptes},
 				 {"hw_events", o.hw_events},
-				 {"initial_states", r.initial_states},
-				 {"explored", r.explored},
-				 {"pruned", r.pruned},
-				 {"infeasible", r.infeasible},
+				 {"reduce", o.reduce},
+				 {"initial", c.initial},
+				 {"initial_flagged", o.initial_flagged},
+				 {"scenarios", list},
+				 {"not_run", not_run},
+				 {"explored", r.explored()},
 				 {"seconds", r.seconds},
-				 {"complete", r.complete}};
-		nlohmann::json props = nlohmann::json::array();
-		for (property p : r.violated)
-			props.push_back(std::string(to_string(p)));
-		j["violated"] = props;
-		j["violation"] = r.first ? violation_json(*r.first, o.geo) : nlohmann::json(nullptr);
+				 {"complete", r.complete()},
+				 {"stopped_in", stopped ? nlohmann::json(std::string(to_string(*stopped)))
+							: nlohmann::json(nullptr)},
+				 {"verdict", r.failed() ? "violation" : r.complete() ? "no violation" : "incomplete"}};
 		fmt::print("{}\n", j.dump(2));
-		return r.first ? exit_failed : exit_ok;
+		return code;
 	}
 
-	fmt::print("explore {} {} at {} (CONT_PTES {}), up to {} hardware event{}{}\n", r.strategy,
-		   to_string(o.scen), c.granule, o.geo.cont_ptes, o.hw_events, o.hw_events == 1 ? "" : "s",
-		   o.reduce ? "" : ", unreduced");
-	fmt::print("initial states: {} ({})\n", r.initial_states, describe_initial(o));
-	fmt::print("explored {} schedules, pruned {} placements, {} infeasible, in {:.2f} s\n", r.explored, r.pruned,
-		   r.infeasible, r.seconds);
-	if (!r.first) {
-		fmt::print("{}: no violation\n", r.complete ? "exhaustive" : "INCOMPLETE (time limit)");
-		return exit_ok;
+	fmt::print("explore {} at {} (CONT_PTES {}{}), up to {} hardware event{}{}\n", r.strategy, c.granule,
+		   o.geo.cont_ptes, o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
+		   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
+	for (const explore_result& one : r.runs)
+		fmt::print("{}: {}; {}; {}; K={}; {} schedules, {} placements pruned, {} infeasible, {:.2f} s: {}\n",
+			   to_string(one.options.scen), scenario_calls(one.options.scen), table_text(one),
+			   initial_detail(one), one.options.hw_events, one.explored, one.pruned, one.infeasible,
+			   one.seconds, status_text(one));
+	for (scenario sc : r.not_run)
+		fmt::print("{}: {}; not started (time limit)\n", to_string(sc), scenario_calls(sc));
+	for (const explore_result& one : r.runs) {
+		if (!one.first)
+			continue;
+		const found_violation& f = *one.first;
+		fmt::print("\nVIOLATION {} in {}: {}\n", to_string(f.v.prop), to_string(one.options.scen), f.v.message);
+		for (const auto& e : f.events)
+			fmt::print("  event: {}\n", event_text(e));
+		for (const auto& l : f.lines)
+			fmt::print("  {}\n", l);
+		fmt::print("confirmed: replayed history {}, re-run with the planned agent {}\n",
+			   f.replay_confirms ? "yes" : "NO", f.rerun_confirms ? "yes" : "NO");
+		if (one.violated.size() > 1 || c.all_violations)
+			fmt::print("violated properties: {}\n", [&] {
+				std::string names;
+				for (property p : one.violated)
+					names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(p));
+				return names;
+			}());
 	}
-	const found_violation& f = *r.first;
-	fmt::print("\nVIOLATION {}: {}\n", to_string(f.v.prop), f.v.message);
-	for (const auto& e : f.events)
-		fmt::print("  event: {}\n", event_text(e));
-	for (const auto& l : f.lines)
-		fmt::print("  {}\n", l);
-	fmt::print("confirmed: replayed history {}, re-run with the planned agent {}\n",
-		   f.replay_confirms ? "yes" : "NO", f.rerun_confirms ? "yes" : "NO");
-	if (r.violated.size() > 1 || c.all_violations) {
-		std::string names;
-		for (property p : r.violated)
-			names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(p));
-		fmt::print("violated properties: {}\n", names);
-	}
-	return exit_failed;
+	fmt::print("\n{}\n", verdict_line(r, c));
+	return code;
 }
 
 } // namespace
@@ -151,21 +284,42 @@ action define_explore(CLI::App& sub)
 	sub.add_option("--strategy", c->strategy, "the strategy to explore (see 'ptespec list')")
 		->type_name("NAME")
 		->required();
-	sub.add_option("--scenario", c->scenario, "exit, dontneed, fork or madv-free (default exit)");
+	sub.add_option("--scenario", c->scenario,
+		       "all (default: every scenario below, one after another), exit, exit-per-entry, "
+		       "dontneed-start, dontneed-end, dontneed-inner, fork or madv-free")
+		->type_name("NAME");
 	sub.add_option("--granule", c->granule, "4k, 16k or 64k (default 4k)")->type_name("G");
 	sub.add_option("--cont-ptes", c->cont_ptes, "override CONT_PTES (a power of two, 2..128) to scale the run")
 		->type_name("N");
 	sub.add_option("--hw-events", c->hw_events, "place up to K hardware events, 0..6 (default 2)")->type_name("K");
-	sub.add_option("--initial", c->initial, "initial young/dirty states: sparse (default) or all (CONT_PTES <= 8)");
+	sub.add_option("--initial", c->initial,
+		       "initial young/dirty states: sparse (default) or all (tables of at most 8 entries)");
 	sub.add_option("--initial-flagged", c->initial_flagged, "sparse: at most F flagged entries (default 1)")
 		->type_name("F");
 	sub.add_flag("--no-reduce", c->no_reduce, "place events at every point, page and landing (no reduction)");
-	sub.add_flag("--all-violations", c->all_violations, "go on after the first violation and name every property");
-	sub.add_option("--time-limit", c->time_limit, "stop after this many seconds (reported as incomplete)")
+	sub.add_flag("--all-violations", c->all_violations,
+		     "go on after a scenario's first violation and name every property it shows");
+	sub.add_option("--time-limit", c->time_limit,
+		       "stop the whole search after this many seconds (reported as INCOMPLETE, exit 4)")
 		->type_name("S");
 	sub.add_flag("--json", c->json,
-		     "print {\"strategy\",\"scenario\",\"granule\",\"hw_events\",\"explored\",\"pruned\",\"seconds\","
-		     "\"violation\"...}");
+		     "print {\"schema\":1,\"strategy\",\"hw_events\",\"scenarios\":[{\"scenario\",\"calls\",\"range\","
+		     "\"initial_states\",\"explored\",\"status\",\"violation\"...}],\"complete\",\"verdict\"...}");
+	sub.footer("By default every scenario is explored, one run unless said (# the range); a run is the "
+		   "granule's CONT_PTES entries, but at most 8 in exit-per-entry and dontneed-inner (they grow "
+		   "fastest) unless --cont-ptes sets every run:\n"
+		   "  exit            zap full=1, batched (get_and_clear_full_ptes)      |################|\n"
+		   "  exit-per-entry  zap full=1, ptep_get_and_clear_full entry by entry |################|\n"
+		   "  dontneed-start  zap full=0 (munmap, MADV_DONTNEED), starts mid-run |........########|\n"
+		   "  dontneed-end    zap full=0, ends mid-run                           |########........|\n"
+		   "  dontneed-inner  zap full=0 over two runs, both edges mid-run       "
+		   "|........########|########........|\n"
+		   "  fork            wrprotect_ptes, starts mid-run                     |........########|\n"
+		   "  madv-free       clear_young_dirty_ptes, starts mid-run             |........########|\n"
+		   "Each caller reads every entry with ptep_get first.  Initial states: sparse = every table with at "
+		   "most F flagged entries plus the three uniform ones.\n"
+		   "Exit status: 0 every scenario searched to the end with no violation, 1 a violation in any "
+		   "scenario, 2 bad usage, 4 no violation but --time-limit stopped the search (INCOMPLETE).");
 	return [c] { return run_explore(*c); };
 }
 

@@ -10,9 +10,11 @@ namespace ptespec::explore {
 
 cost_row measure(strategy& s, const cost_options& o)
 {
-	if (o.scen == scenario::dontneed)
-		throw usage_error("--scenario dontneed: the cost model unmaps whole folios; expected exit, munmap, "
-				  "fork or madv-free");
+	if (o.scen == scenario::dontneed_start || o.scen == scenario::dontneed_end ||
+	    o.scen == scenario::dontneed_inner)
+		throw usage_error(fmt::format("--scenario {}: the cost model unmaps whole folios; expected exit, munmap, "
+					      "fork or madv-free",
+					      to_string(o.scen)));
 	if (o.folios < 1 || o.folios > 65536)
 		throw usage_error(fmt::format("--folios {}: expected 1 to 65536", o.folios));
 	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios);
@@ -26,8 +28,13 @@ cost_row measure(strategy& s, const cost_options& o)
 	case scenario::exit:
 		h.zap(0, n, true, true, false);
 		break;
+	case scenario::exit_per_entry:
+		h.zap(0, n, true, false, false);
+		break;
 	case scenario::munmap:
-	case scenario::dontneed:
+	case scenario::dontneed_start:
+	case scenario::dontneed_end:
+	case scenario::dontneed_inner:
 		h.zap(0, n, false, true, false);
 		break;
 	case scenario::fork:

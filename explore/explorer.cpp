@@ -230,20 +230,22 @@ void check_options(const explore_options& o)
 	if (o.hw_events < 0 || o.hw_events > 6)
 		throw usage_error(fmt::format("--hw-events {}: expected 0 to 6 (the search grows as the power K)",
 					      o.hw_events));
-	const std::size_t n = o.geo.cont_ptes;
-	if (n < 2 || n > 128 || (n & (n - 1)) != 0)
-		throw usage_error(fmt::format("--cont-ptes {}: expected a power of two from 2 to 128", n));
-	if (o.initial == initial_set::all && n > 8)
-		throw usage_error(fmt::format("--initial all with CONT_PTES {}: 4^{} states; expected CONT_PTES <= 8 "
-					      "(or --initial sparse)",
-					      n, n));
+	const std::size_t c = o.geo.cont_ptes;
+	if (c < 2 || c > 128 || (c & (c - 1)) != 0)
+		throw usage_error(fmt::format("--cont-ptes {}: expected a power of two from 2 to 128", c));
 	if (o.scen == scenario::munmap)
-		throw usage_error("--scenario munmap: expected exit, dontneed, fork or madv-free");
+		throw usage_error("--scenario munmap: the cost model's; expected exit, exit-per-entry, dontneed-start, "
+				  "dontneed-end, dontneed-inner, fork or madv-free");
+	const std::size_t n = scenario_runs(o.scen) * c;
+	if (o.initial == initial_set::all && n > 8)
+		throw usage_error(fmt::format("--initial all with {} entries ({}: {} run{} of CONT_PTES {}): 4^{} states; "
+					      "expected at most 8 entries (or --initial sparse)",
+					      n, to_string(o.scen), n / c, n / c == 1 ? "" : "s", c, n));
 }
 
 std::vector<std::vector<std::uint8_t>> initial_states(const explore_options& o)
 {
-	const std::size_t n = o.geo.cont_ptes;
+	const std::size_t n = scenario_runs(o.scen) * o.geo.cont_ptes;
 	std::vector<std::vector<std::uint8_t>> out;
 	if (o.initial == initial_set::all) {
 		std::size_t total = 1;
@@ -461,13 +463,23 @@ found_violation confirm(strategy& s, const explore_options& o, const world_layou
 // Initial states are independent searches: they run on every core, and the
 // reported violation is the one of the lowest-numbered state (the same on
 // any number of threads).
+//
+// The counts are those of the states up to and including that one, and
+// that is why they do not depend on the threads' timing: every state below
+// it is searched to its end (a state is cut only by a violation in a lower
+// one), and the state itself by one thread, depth first in a fixed order,
+// up to its first violating schedule.  States above it may have been
+// started, or not, before the violation was known; what they ran is left
+// out.  With all_violations every state is searched to its end.
 explore_result explore(strategy& s, const explore_options& o)
 {
 	check_options(o);
 	explore_result res;
 	res.strategy = s.info().name;
 	res.options = o;
-	const world_layout w = scenario_layout(o.geo, 1);
+	const world_layout w = scenario_layout(o.geo, scenario_runs(o.scen));
+	res.entries = w.nr_entries;
+	res.covered = scenario_range(o.scen, o.geo, w.nr_entries);
 	const auto states = initial_states(o);
 	res.initial_states = states.size();
 	std::atomic<bool> out_of_time{false};
@@ -500,7 +512,15 @@ explore_result explore(strategy& s, const explore_options& o)
 		t.join();
 
 	std::optional<std::size_t> bad;
-	for (std::size_t i = 0; i < states.size(); i++) {
+	for (std::size_t i = 0; i < states.size() && !bad; i++)
+		if (results[i].first)
+			bad = i;
+	// States above the first violating one are left out whatever they
+	// ran: they are cut at a moment set by the other threads.  Not
+	// searching them does not make the search incomplete, it stops at the
+	// first violation by design; only the time limit does.
+	const std::size_t counted = bad && !o.all_violations ? *bad + 1 : states.size();
+	for (std::size_t i = 0; i < counted; i++) {
 		const state_result& r = results[i];
 		res.explored += r.explored;
 		res.pruned += r.pruned;
@@ -508,16 +528,84 @@ explore_result explore(strategy& s, const explore_options& o)
 		for (property p : r.violated)
 			if (std::find(res.violated.begin(), res.violated.end(), p) == res.violated.end())
 				res.violated.push_back(p);
-		if (r.first && !bad)
-			bad = i;
-		// States skipped after a violation do not make the search
-		// incomplete: it stops at the first violation by design.
-		if (!r.complete && (out_of_time || o.all_violations))
+		if (!r.complete)
 			res.complete = false;
 	}
 	if (bad)
 		res.first = confirm(s, o, w, states[*bad], *results[*bad].first);
 	res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ctx.t0).count();
+	return res;
+}
+
+bool sweep_result::complete() const
+{
+	if (!not_run.empty())
+		return false;
+	for (const explore_result& r : runs)
+		if (!r.complete)
+			return false;
+	return true;
+}
+
+std::size_t sweep_result::failed() const
+{
+	std::size_t n = 0;
+	for (const explore_result& r : runs)
+		n += r.first.has_value();
+	return n;
+}
+
+std::optional<scenario> sweep_result::stopped_in() const
+{
+	for (const explore_result& r : runs)
+		if (!r.complete)
+			return r.options.scen;
+	if (!not_run.empty())
+		return not_run.front();
+	return std::nullopt;
+}
+
+std::uint64_t sweep_result::explored() const
+{
+	std::uint64_t n = 0;
+	for (const explore_result& r : runs)
+		n += r.explored;
+	return n;
+}
+
+sweep_result explore_all(strategy& s, const explore_options& o, const std::vector<scenario>& which)
+{
+	// Every scenario's options are checked before any is searched, so bad
+	// usage costs no search.
+	auto options_for = [&](scenario sc) {
+		explore_options one = o;
+		one.scen = sc;
+		if (o.scaled_runs)
+			one.geo.cont_ptes = explored_cont_ptes(sc, o.geo);
+		return one;
+	};
+	for (scenario sc : which)
+		check_options(options_for(sc));
+	const auto t0 = std::chrono::steady_clock::now();
+	sweep_result res;
+	res.strategy = s.info().name;
+	res.options = o;
+	for (scenario sc : which) {
+		explore_options one = options_for(sc);
+		if (o.time_limit > 0) {
+			const double left =
+				o.time_limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+			if (left <= 0 || (!res.runs.empty() && !res.runs.back().complete)) {
+				res.not_run.push_back(sc);
+				continue;
+			}
+			one.time_limit = left;
+		}
+		if (o.scenario_begins)
+			o.scenario_begins(sc);
+		res.runs.push_back(explore(s, one));
+	}
+	res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	return res;
 }
 

@@ -51,10 +51,13 @@ struct explore_options {
 	double time_limit = 0;	// seconds; 0 none.  Hitting it marks the result incomplete
 	unsigned threads = 0;	// 0: one per core
 	std::function<void(std::uint64_t explored, std::uint64_t states_done, std::uint64_t states)> progress;
+	std::function<void(scenario)> scenario_begins;	// explore_all, before each scenario
+	bool scaled_runs = false;	// explore_all: each scenario at explored_cont_ptes, not geo's
 };
 
 // Validates the options (hw_events 0..6, cont_ptes a power of two 2..128,
-// `all` only up to 8 entries); throws usage_error naming the bad one.
+// `all` only up to 8 entries in the scenario's table); throws usage_error
+// naming the bad one.
 void check_options(const explore_options& o);
 
 // One hardware event of a schedule.  `page` is the page the access is for
@@ -76,9 +79,13 @@ struct found_violation {
 	std::vector<std::string> lines;	// the history with rulers, one call per line
 };
 
+// Counts are the same on every run and any number of threads (explore()
+// says why), unless the time limit cut the search.
 struct explore_result {
 	std::string strategy;
-	explore_options options;
+	explore_options options;	// options.scen is the scenario
+	std::size_t entries = 0;	// the table: scenario_runs(scen) runs
+	range covered;	// the caller's range in it
 	std::uint64_t initial_states = 0;
 	std::uint64_t explored = 0;	// schedules run and judged
 	std::uint64_t pruned = 0;	// placements skipped as equivalent (subtrees not counted)
@@ -91,8 +98,27 @@ struct explore_result {
 
 explore_result explore(strategy& s, const explore_options& o);
 
-// The initial flag states the options enumerate, one code per entry
-// (0 old+clean, 1 young, 2 dirty, 3 young+dirty).
+// Several scenarios, one after another, each searched as explore() does (to
+// its first violation, or to the end with all_violations): a flaw shown by
+// one caller does not stop the search of the others.  The time limit is
+// for the whole sweep.
+struct sweep_result {
+	std::string strategy;
+	explore_options options;
+	std::vector<explore_result> runs;	// the scenarios started, in order
+	std::vector<scenario> not_run;	// the time limit came before they started
+	double seconds = 0;
+
+	bool complete() const;	// every scenario searched to its end or its first violation
+	std::size_t failed() const;	// scenarios that showed a violation
+	std::optional<scenario> stopped_in() const;	// where the time limit cut the search
+	std::uint64_t explored() const;
+};
+
+sweep_result explore_all(strategy& s, const explore_options& o, const std::vector<scenario>& which);
+
+// The initial flag states the options enumerate for the scenario's table,
+// one code per entry (0 old+clean, 1 young, 2 dirty, 3 young+dirty).
 std::vector<std::vector<std::uint8_t>> initial_states(const explore_options& o);
 
 } // namespace ptespec::explore

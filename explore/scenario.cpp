@@ -1,5 +1,6 @@
 #include "explore/scenario.h"
 
+#include <algorithm>
 #include <string>
 
 #include "model/errors.h"
@@ -10,7 +11,10 @@ std::string_view to_string(scenario s)
 {
 	switch (s) {
 	case scenario::exit: return "exit";
-	case scenario::dontneed: return "dontneed";
+	case scenario::exit_per_entry: return "exit-per-entry";
+	case scenario::dontneed_start: return "dontneed-start";
+	case scenario::dontneed_end: return "dontneed-end";
+	case scenario::dontneed_inner: return "dontneed-inner";
 	case scenario::munmap: return "munmap";
 	case scenario::fork: return "fork";
 	case scenario::madv_free: return "madv-free";
@@ -29,6 +33,30 @@ scenario parse_scenario(std::string_view name, std::initializer_list<scenario> a
 	throw usage_error("--scenario '" + std::string(name) + "': expected one of " + known);
 }
 
+const std::vector<scenario>& explored_scenarios()
+{
+	static const std::vector<scenario> all = {scenario::exit,	    scenario::exit_per_entry,
+						  scenario::dontneed_start, scenario::dontneed_end,
+						  scenario::dontneed_inner, scenario::fork,
+						  scenario::madv_free};
+	return all;
+}
+
+std::string_view scenario_calls(scenario s)
+{
+	switch (s) {
+	case scenario::exit: return "zap full=1, batched: ptep_get + get_and_clear_full_ptes";
+	case scenario::exit_per_entry: return "zap full=1, per entry: ptep_get + ptep_get_and_clear_full";
+	case scenario::dontneed_start:
+	case scenario::dontneed_end:
+	case scenario::dontneed_inner:
+	case scenario::munmap: return "zap full=0, batched: ptep_get + get_and_clear_full_ptes";
+	case scenario::fork: return "copy_pte_range: ptep_get + wrprotect_ptes";
+	case scenario::madv_free: return "madvise_free_pte_range: ptep_get + clear_young_dirty_ptes";
+	}
+	return "?";
+}
+
 world_layout scenario_layout(const geometry& geo, std::size_t runs)
 {
 	world_layout w;
@@ -40,17 +68,38 @@ world_layout scenario_layout(const geometry& geo, std::size_t runs)
 	return w;
 }
 
+std::size_t scenario_runs(scenario s)
+{
+	return s == scenario::dontneed_inner ? 2 : 1;
+}
+
+std::size_t explored_cont_ptes(scenario s, const geometry& geo)
+{
+	if (s == scenario::exit_per_entry || s == scenario::dontneed_inner)
+		return std::min<std::size_t>(geo.cont_ptes, 8);
+	return geo.cont_ptes;
+}
+
 range scenario_range(scenario s, const geometry& geo, std::size_t n)
 {
+	const std::size_t half = geo.cont_ptes / 2;
 	switch (s) {
 	case scenario::exit:
+	case scenario::exit_per_entry:
 	case scenario::munmap:
 		return {0, n};
-	case scenario::dontneed:
+	case scenario::dontneed_start:
 	case scenario::fork:
 	case scenario::madv_free:
 		// Starts mid-run: the first run straddles the range edge.
-		return {geo.cont_ptes / 2, n};
+		return {half, n};
+	case scenario::dontneed_end:
+		// Ends mid-run: the last run straddles the range edge.
+		return {0, n - half};
+	case scenario::dontneed_inner:
+		// Both edges mid-run: the first run straddles the start, the last
+		// the end, and the range still covers whole entries of each.
+		return {half, n - half};
 	}
 	return {0, n};
 }
@@ -70,7 +119,12 @@ void run_caller(harness& h, scenario s)
 	case scenario::exit:
 		h.zap(r.first, r.last, true, true, false);
 		return;
-	case scenario::dontneed:
+	case scenario::exit_per_entry:
+		h.zap(r.first, r.last, true, false, false);
+		return;
+	case scenario::dontneed_start:
+	case scenario::dontneed_end:
+	case scenario::dontneed_inner:
 	case scenario::munmap:
 		h.zap(r.first, r.last, false, true, false);
 		return;

@@ -1,18 +1,27 @@
 // The bounded scenarios `ptespec explore` and `ptespec cost` drive: one
-// core-mm caller over a small table, set up by the strategy's own set_ptes.
+// core-mm caller over a small table of one or two runs, set up by the
+// strategy's own set_ptes.  Rulers at CONT_PTES 16, `#` the caller's range:
 //
-//   exit       |YYYYYYYYYYYYYYYY|  zap full=1 of the whole run (exit_mmap)
-//   dontneed   |YYYYYYYY[YYYYYYYY] zap full=0 of the upper half: the run
-//                                   straddles the range edge (a VMA split)
-//   fork       wrprotect_ptes over the upper half (copy_pte_range)
-//   madv-free  clear_young_dirty_ptes over the upper half
+//   exit            |################|  zap full=1 (exit_mmap), batched
+//   exit-per-entry  |################|  zap full=1, one ptep_get_and_clear_full
+//                                        per entry (core-mm before the batch API)
+//   dontneed-start  |........########|  zap full=0 starting mid-run
+//   dontneed-end    |########........|  zap full=0 ending mid-run
+//   dontneed-inner  |........########|########........|  both edges inside a run
+//   fork            |........########|  wrprotect_ptes (copy_pte_range)
+//   madv-free       |........########|  clear_young_dirty_ptes
 //
-// `munmap` is the cost model's name for dontneed over whole runs.
+// A range edge inside a run is what a VMA split leaves: the run straddles
+// two VMAs and the caller may touch only its own side.
+//
+// `munmap` is the cost model's: zap full=0 over whole runs.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
+#include <vector>
 
 #include "model/geometry.h"
 #include "properties/harness.h"
@@ -20,12 +29,20 @@
 
 namespace ptespec::explore {
 
-enum class scenario { exit, dontneed, munmap, fork, madv_free };
+enum class scenario { exit, exit_per_entry, dontneed_start, dontneed_end, dontneed_inner, munmap, fork, madv_free };
 
 std::string_view to_string(scenario s);
 // Throws usage_error naming the input and the accepted names; `allowed`
 // lists the scenarios the asking command accepts.
 scenario parse_scenario(std::string_view name, std::initializer_list<scenario> allowed);
+
+// What `ptespec explore` runs when no scenario is named, in the order it
+// runs them.
+const std::vector<scenario>& explored_scenarios();
+
+// The caller and the calls it makes, for a reader of the report:
+// "zap full=1, batched: ptep_get + get_and_clear_full_ptes".
+std::string_view scenario_calls(scenario s);
 
 // A writable, old and clean user mapping: what the fault path maps before
 // hardware marks anything.
@@ -35,6 +52,20 @@ inline constexpr std::uint64_t scenario_prot =
 // `runs` runs of `geo`, one folio per run (a 64K folio at 4K pages), so
 // every run may fold and none spans two folios.
 world_layout scenario_layout(const geometry& geo, std::size_t runs);
+
+// How many runs the explorer's table for `s` has: two only where one range
+// must cut two runs.
+std::size_t scenario_runs(scenario s);
+
+// The run size the default sweep gives `s` at `geo`: the granule's
+// CONT_PTES, except for the walks that read the whole run per entry
+// (exit-per-entry: every ptep_get of a CONT entry gathers the run) or cover
+// two runs (dontneed-inner), which are held to 8 entries.  Their schedules
+// grow as about the fifth power of the run at K=2 (at 16: 11.6 M schedules
+// for exit-per-entry on mainline, some 4 minutes); a run of 8 still has
+// entries on both sides of every range edge and between the first and the
+// last entry of a walk.
+std::size_t explored_cont_ptes(scenario s, const geometry& geo);
 
 // The range a scenario's caller covers in a table of `n` entries.
 struct range {

@@ -95,7 +95,7 @@ TEST(cost, bad_profiles_are_one_line_usage_errors_naming_the_file)
 TEST(cost, dontneed_and_absurd_folio_counts_are_usage_errors)
 {
 	cost_options o;
-	o.scen = scenario::dontneed;
+	o.scen = scenario::dontneed_start;
 	EXPECT_THROW(measure(registry::global().get("mainline"), o), usage_error);
 	o.scen = scenario::exit;
 	o.folios = 0;
