@@ -20,6 +20,7 @@
 #include "cli/selection.h"
 #include "cli/verdicts.h"
 #include "model/errors.h"
+#include "properties/commands.h"
 #include "properties/runner.h"
 
 namespace ptespec::cli {
@@ -103,8 +104,11 @@ int run_test(const test_options& t)
 
 	if (!t.json) {
 		fmt::print("seed {}\n", seed);
-		if (t.adversarial)
-			fmt::print("adversarial callers: the kernel's calling rules are relaxed\n");
+		if (t.adversarial) {
+			fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
+			for (const char* rule : adversarial_rules)
+				fmt::print("  - {}\n", rule);
+		}
 		std::fflush(stdout);
 	}
 	const bool progress = isatty(STDERR_FILENO);
@@ -214,7 +218,9 @@ action define_test(CLI::App& sub)
 	sub.add_option("--granule", t->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
 	sub.add_option("--cases", t->cases, "RapidCheck cases per strategy and property (default 100)");
 	sub.add_option("--seed", t->seed, "seed to reproduce a run (default: random, printed first)");
-	sub.add_flag("--adversarial", t->adversarial, "relax the kernel's calling rules");
+	sub.add_flag("--adversarial", t->adversarial,
+		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
+		     "in munmap); the arch API's own rules are kept");
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
 	return [t] { return run_test(*t); };

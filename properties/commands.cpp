@@ -47,10 +47,11 @@ struct fault_command : command {
 
 	void checkPreconditions(const world_model& m) const override
 	{
-		// set_ptes with nr > 1 only over entries that are not present.
-		if (!m.adversarial)
-			for (std::size_t p = first; p < first + nr; p++)
-				RC_PRE(m.pages[p] != page_state::present);
+		// set_ptes only over entries that are not present: a rule of the
+		// arch API every strategy may rely on, kept even by adversarial
+		// callers.
+		for (std::size_t p = first; p < first + nr; p++)
+			RC_PRE(m.pages[p] != page_state::present);
 	}
 	void apply(world_model& m) const override
 	{
@@ -109,6 +110,7 @@ struct fault_pages final : fault_command {
 struct zap_range final : command {
 	std::size_t first = 0, last = 0;
 	bool full = false, batched = true, anon = false;
+	bool full_in_munmap = false;	// adversarial: munmap passes full=1
 
 	zap_range(const world_model& m, bool exit)
 	{
@@ -123,7 +125,9 @@ struct zap_range final : command {
 			last = *gen::edge_page(w);
 		} else {
 			std::tie(first, last) = *gen::edge_range(w);
+			full_in_munmap = m.adversarial && *rc::gen::arbitrary<bool>();
 		}
+		pick_cut(m);
 		batched = *rc::gen::weightedOneOf<bool>({{2, rc::gen::just(true)}, {1, rc::gen::just(false)}});
 		anon = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}});
 		hw = *gen::hw_plan(w, 2 * (last - first) + 2, first, last);
@@ -151,7 +155,7 @@ struct zap_range final : command {
 	{
 		if (!full) {
 			tag_range(h.layout(), first, last);
-			h.zap(first, last, false, batched, anon);
+			h.zap(first, last, full_in_munmap, batched, anon);
 			return;
 		}
 		const auto [lo, hi] = span(m);
@@ -168,10 +172,12 @@ struct zap_range final : command {
 	std::string what() const override
 	{
 		if (full)
-			return fmt::format("exit: zap every VMA full=1, split at #{} ({}{})", last,
-					   batched ? "batched" : "per entry", anon ? ", anon: clear_full_ptes" : "");
-		return fmt::format("munmap/DONTNEED: zap #{}..#{} full=0 ({}{})", first, last - 1,
-				   batched ? "batched" : "per entry", anon ? ", anon: clear_full_ptes" : "");
+			return fmt::format("exit: zap every VMA full=1, split at #{} ({}{}{})", last,
+					   batched ? "batched" : "per entry", anon ? ", anon: clear_full_ptes" : "",
+					   cut ? fmt::format(", batches cut at {}", cut) : "");
+		return fmt::format("munmap/DONTNEED: zap #{}..#{} full={} ({}{}{})", first, last - 1, full_in_munmap ? 1 : 0,
+				   batched ? "batched" : "per entry", anon ? ", anon: clear_full_ptes" : "",
+				   cut ? fmt::format(", batches cut at {}", cut) : "");
 	}
 };
 
@@ -181,6 +187,7 @@ struct fork_cmd final : command {
 	{
 		std::tie(first, last) = *gen::edge_range(*m.layout);
 		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 1, first, last);
+		pick_cut(m);
 	}
 	void apply(world_model& m) const override
 	{
@@ -192,7 +199,11 @@ struct fork_cmd final : command {
 		tag_range(h.layout(), first, last);
 		h.fork_wrprotect(first, last);
 	}
-	std::string what() const override { return fmt::format("fork: wrprotect #{}..#{}", first, last - 1); }
+	std::string what() const override
+	{
+		return fmt::format("fork: wrprotect #{}..#{}{}", first, last - 1,
+				   cut ? fmt::format(" (batches cut at {})", cut) : "");
+	}
 };
 
 struct madv_free_cmd final : command {
@@ -201,13 +212,18 @@ struct madv_free_cmd final : command {
 	{
 		std::tie(first, last) = *gen::edge_range(*m.layout);
 		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 1, first, last);
+		pick_cut(m);
 	}
 	void act(const world_model&, harness& h) const override
 	{
 		tag_range(h.layout(), first, last);
 		h.madv_free(first, last);
 	}
-	std::string what() const override { return fmt::format("MADV_FREE #{}..#{}", first, last - 1); }
+	std::string what() const override
+	{
+		return fmt::format("MADV_FREE #{}..#{}{}", first, last - 1,
+				   cut ? fmt::format(" (batches cut at {})", cut) : "");
+	}
 };
 
 struct reclaim_cmd final : command {
@@ -221,7 +237,9 @@ struct reclaim_cmd final : command {
 	}
 	void checkPreconditions(const world_model& m) const override
 	{
-		RC_PRE(m.adversarial || m.pages[page] == page_state::present);
+		// Reclaim reaches an entry through the rmap of a mapped folio, so
+		// only a present one (kept by adversarial callers too).
+		RC_PRE(m.pages[page] == page_state::present);
 	}
 	void act(const world_model&, harness& h) const override { h.reclaim(page, flush); }
 	std::string what() const override
@@ -258,8 +276,9 @@ struct swap_out_cmd final : command {
 	}
 	void checkPreconditions(const world_model& m) const override
 	{
-		// Non-present values go only into cleared entries.
-		RC_PRE(m.adversarial || m.pages[page] == page_state::none);
+		// Non-present values go only into cleared entries (kept by
+		// adversarial callers too).
+		RC_PRE(m.pages[page] == page_state::none);
 	}
 	void apply(world_model& m) const override { m.pages[page] = page_state::swap; }
 	void act(const world_model&, harness& h) const override
@@ -332,10 +351,19 @@ rc::Gen<std::shared_ptr<const command_base>> make(Args... args)
 
 } // namespace
 
+void command::pick_cut(const world_model& m)
+{
+	if (!m.adversarial)
+		return;
+	const std::size_t c = m.layout->geo.cont_ptes;
+	cut = *rc::gen::weightedOneOf<std::size_t>(
+		{{2, rc::gen::just(std::size_t{0})}, {3, rc::gen::inRange<std::size_t>(1, 2 * c + 1)}});
+}
+
 void command::run(const world_model& s0, harness& h) const
 {
 	g_executed.push_back(shared_from_this());
-	h.begin_command(hw);
+	h.begin_command(hw, cut);
 	try {
 		act(s0, h);
 	} catch (const property_failed& f) {
@@ -381,7 +409,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out)
 {
 	for (const auto& c : cmds) {
-		h.begin_command(c->plan());
+		h.begin_command(c->plan(), c->batch_cut());
 		try {
 			c->act_public(m, h);
 		} catch (const property_failed& f) {

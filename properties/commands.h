@@ -27,13 +27,31 @@ public:
 	// What a counterexample prints for this command.
 	std::string describe() const;
 	const std::vector<hw_plan_event>& plan() const { return hw; }
+	std::size_t batch_cut() const { return cut; }
 	// Runs the caller action without RapidCheck (replay and printing).
 	void act_public(const world_model& s0, harness& h) const { act(s0, h); }
 
 protected:
 	virtual void act(const world_model& s0, harness& h) const = 0;
 	virtual std::string what() const = 0;
+	// Adversarial callers only: this command's batches end after at most
+	// `cut` entries (0: as long as core-mm would find them).
+	void pick_cut(const world_model& m);
 	std::vector<hw_plan_event> hw;
+	std::size_t cut = 0;
+};
+
+// What --adversarial relaxes: calling rules of core-mm that the arch code
+// must not rely on, each with what a strategy relying on it would break.
+// The rules the arch API does promise (set_ptes only over entries that are
+// not present, young calls only on mapped entries, non-present values only
+// into cleared entries) are kept.
+inline constexpr const char* adversarial_rules[] = {
+	"batches end anywhere: a zap, fork or MADV_FREE batch is cut after 1..2*CONT_PTES entries, as a caller "
+	"with a smaller max_nr cuts it (a strategy that assumes a batch covers its runs breaks batch-or, "
+	"isolation or no-loss)",
+	"full=1 in any zap: munmap and MADV_DONTNEED may pass full (a strategy that trusts full to mean "
+	"'every entry of the mm goes, no reader in between' breaks per-call)",
 };
 
 using command_ptr = std::shared_ptr<const command>;

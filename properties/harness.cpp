@@ -131,7 +131,9 @@ std::size_t harness::batch_len(std::size_t i, std::size_t last, std::uint64_t fi
 		return pte_valid_cont(v) ? w_.geo.run_start(j) + w_.geo.cont_ptes - j : std::size_t{1};
 	};
 	std::size_t nr = std::min(hint(i, first_val), end - i);
-	while (i + nr < end) {
+	const std::size_t limit = batch_limit_ ? batch_limit_ : end - i;
+	nr = std::min(nr, limit);
+	while (i + nr < end && nr < limit) {
 		auto r = do_call({call_kind::ptep_get, i + nr, 1, false, 0, 0});
 		if (!r || !r->pte)
 			break;
@@ -139,7 +141,7 @@ std::size_t harness::batch_len(std::size_t i, std::size_t last, std::uint64_t fi
 		const std::uint64_t want = pte_advance_pfn(first_val, nr, w_.geo);
 		if (!pte_valid(v) || !pte_same_mapping(v, want) || (writable_only && !pte_write(v)))
 			break;
-		nr = std::min(nr + hint(i + nr, v), end - i);
+		nr = std::min(std::min<std::size_t>(nr + hint(i + nr, v), end - i), limit);
 	}
 	return nr;
 }

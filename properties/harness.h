@@ -111,9 +111,18 @@ public:
 	// Counts calls for agents that key events on them.
 	std::size_t call_ordinal() const { return hw_.current_call(); }
 
-	// Brackets one caller action (a command): hardware follows `plan`.
-	void begin_command(const std::vector<hw_plan_event>& plan) { hw_.plan(plan); }
-	void end_command() { hw_.clear(); }
+	// Brackets one caller action (a command): hardware follows `plan`;
+	// batches are cut after `batch_limit` entries (0: as core-mm finds them).
+	void begin_command(const std::vector<hw_plan_event>& plan, std::size_t batch_limit = 0)
+	{
+		hw_.plan(plan);
+		batch_limit_ = batch_limit;
+	}
+	void end_command()
+	{
+		hw_.clear();
+		batch_limit_ = 0;
+	}
 
 	// --- the callers ---
 	// Page fault: map nr pages from `first` with one set_ptes call (the
@@ -146,6 +155,7 @@ private:
 	friend class scheduled_hardware;
 	bool in_lockless_ = false;
 	bool faulted_ = false;	// a call stopped outside the table: no more calls
+	std::size_t batch_limit_ = 0;
 
 	strategy& s_;
 	world_layout w_;

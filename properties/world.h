@@ -42,7 +42,9 @@ struct world_model {
 	const world_layout* layout = nullptr;
 	std::vector<page_state> pages;
 	std::vector<std::uint8_t> writable;	// per page, for present pages (bytes: cheap to copy)
-	bool adversarial = false;	// callers may break the kernel's rules
+	// Callers that keep only the rules the arch code may rely on (see
+	// adversarial_rules in properties/commands.h).
+	bool adversarial = false;
 
 	std::size_t count(page_state s) const;
 	static world_model empty(const world_layout& w, bool adversarial);
