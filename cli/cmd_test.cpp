@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -36,7 +37,47 @@ struct test_options {
 	bool adversarial = false;
 	bool json = false;
 	bool verbose = false;
+	bool coverage = false;
 };
+
+// "contpte_ptep_get" out of GCC's "W ns::cls<M>::contpte_ptep_get(M&, ...) [with ...]".
+std::string short_function(const std::string& f)
+{
+	std::string s = f.substr(0, f.find('('));
+	const std::size_t colons = s.rfind("::");
+	if (colons != std::string::npos)
+		s = s.substr(colons + 2);
+	const std::size_t space = s.rfind(' ');
+	return space == std::string::npos ? s : s.substr(space + 1);
+}
+
+// The path from the layer folder on ("impl/mainline.h"), or the file name.
+std::string short_file(const std::string& f)
+{
+	for (const char* layer : {"/impl/", "/tests/", "/examples/"}) {
+		const std::size_t at = f.rfind(layer);
+		if (at != std::string::npos)
+			return f.substr(at + 1);
+	}
+	const std::size_t slash = f.rfind('/');
+	return slash == std::string::npos ? f : f.substr(slash + 1);
+}
+
+std::string coverage_text(const std::string& name, const branch_coverage& cov)
+{
+	std::string out = fmt::format("\nbranch coverage: {} (every m.branch its cases reached, each way)\n", name);
+	std::size_t both = 0, one = 0;
+	for (const auto& [site, n] : cov.sites()) {
+		const bool each = n.taken && n.not_taken;
+		(each ? both : one)++;
+		out += fmt::format("  {:<34} {:<32} taken {:>9}  not taken {:>9}{}\n",
+				   fmt::format("{}:{}", short_file(site.file), site.line), short_function(site.function),
+				   n.taken, n.not_taken, each ? "" : n.taken ? "   <-- never false" : "   <-- never true");
+	}
+	out += fmt::format("  {} of {} sites taken both ways; a site the cases never reached is not listed\n", both,
+			   both + one);
+	return out;
+}
 
 nlohmann::json ce_json(const property_result& r)
 {
@@ -115,6 +156,7 @@ int run_test(const test_options& t)
 	const std::size_t total = strategies.size() * props.size() * grans.size();
 	std::size_t done = 0;
 	std::vector<property_result> results;
+	std::map<std::string, branch_coverage> coverage;	// per strategy, over its properties and granules
 	std::vector<granule> result_gran;
 	const auto t0 = std::chrono::steady_clock::now();
 	for (granule g : grans) {
@@ -125,6 +167,8 @@ int run_test(const test_options& t)
 				o.seed = seed;
 				o.cases = t.cases;
 				o.adversarial = t.adversarial;
+				if (t.coverage)
+					o.coverage = &coverage[s->info().name];
 				if (progress)
 					fmt::print(stderr, "\r[{}/{}] {} {} {}...\033[K", ++done, total, to_string(g),
 						   s->info().name, to_string(p));
@@ -195,6 +239,9 @@ int run_test(const test_options& t)
 		for (std::size_t k = 0; k < results.size(); k++)
 			if (results[k].v == verdict::fails)
 				fmt::print("\n[{}] {}", to_string(result_gran[k]), format_counterexample(results[k]));
+		if (t.coverage)
+			for (strategy* s : strategies)
+				fmt::print("{}", coverage_text(s->info().name, coverage[s->info().name]));
 		for (std::size_t k = 0; k < results.size(); k++)
 			if (results[k].v == verdict::not_exercised)
 				fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(result_gran[k]), results[k].strategy,
@@ -223,6 +270,9 @@ action define_test(CLI::App& sub)
 		     "in munmap); the arch API's own rules are kept");
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
+	sub.add_flag("--coverage", t->coverage,
+		     "list every branch of each strategy the cases reached, with how often each way (and those "
+		     "taken only one way)");
 	return [t] { return run_test(*t); };
 }
 

@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <source_location>
 #include <vector>
 
 #include "model/call.h"
+#include "model/coverage.h"
 #include "model/errors.h"
 #include "model/geometry.h"
 #include "model/hardware.h"
@@ -94,7 +96,14 @@ public:
 
 	// A strategy branches on a word-derived condition only through here,
 	// so the symbolic machine can fork or merge the path.
-	bool branch(const boolean& c) { return word_ops<W>::truth(c); }
+	// `at` names the strategy's branch for --coverage.
+	bool branch(const boolean& c, const std::source_location& at = std::source_location::current())
+	{
+		const bool taken = word_ops<W>::truth(c);
+		if (active_branch_coverage)
+			active_branch_coverage->record(at, taken);
+		return taken;
+	}
 	W lit(std::uint64_t v) const { return word_ops<W>::from(v); }
 
 	// The struct-page world behind the table: which pfns form one folio.

@@ -258,6 +258,12 @@ struct access_fault_cmd final : command {
 		hw = *gen::hw_plan(*m.layout, 2, page, page + 1);
 	}
 	void checkPreconditions(const world_model& m) const override { RC_PRE(m.pages[page] == page_state::present); }
+	// A write fault leaves the page writable (reused in place if it was not).
+	void apply(world_model& m) const override
+	{
+		if (write)
+			m.writable[page] = 1;
+	}
 	void act(const world_model&, harness& h) const override { h.access_fault(page, write); }
 	std::string what() const override
 	{

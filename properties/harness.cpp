@@ -222,9 +222,13 @@ void harness::access_fault(std::size_t page, bool write)
 	if (!r || !r->pte || !pte_valid(*r->pte))
 		return;
 	std::uint64_t entry = pte_mkyoung(*r->pte);
-	const bool dirty = write && pte_write(entry);
+	// A write through a read-only entry is do_wp_page's: the page is
+	// reused in place (an exclusive anon page after fork, a shared file
+	// page after write-notify), and the entry made writable and dirty --
+	// the one call that raises write permission.
+	const bool dirty = write;
 	if (dirty)
-		entry = pte_mkdirty(entry);
+		entry = pte_write(entry) ? pte_mkdirty(entry) : pte_mkwrite(pte_mkdirty(entry));
 	do_call({call_kind::ptep_set_access_flags, page, 1, false, entry, dirty ? 1u : 0u});
 }
 

@@ -135,6 +135,8 @@ public:
 	void fork_wrprotect(std::size_t first, std::size_t last);
 	void madv_free(std::size_t first, std::size_t last);
 	void reclaim(std::size_t page, bool flush);
+	// A fault on a mapped page: ptep_set_access_flags with the entry made
+	// young (and dirty for a write; writable too when it was read-only).
 	void access_fault(std::size_t page, bool write);
 	void swap_out(std::size_t page, std::uint64_t swp);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)

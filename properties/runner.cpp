@@ -192,7 +192,10 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	meta.id = res.strategy + "/" + std::string(to_string(p));
 	meta.description = meta.id;
 	rc::detail::TestListenerAdapter quiet;
+	branch_coverage* const saved_coverage = active_branch_coverage;
+	active_branch_coverage = o.coverage;
 	const rc::detail::TestResult tr = rc::detail::checkTestable(prop, meta, params, quiet);
+	active_branch_coverage = saved_coverage;
 	set_failure_slot(nullptr);
 	res.calls = calls;
 	res.exercised = exercised;

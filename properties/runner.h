@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "impl/strategy.h"
+#include "model/coverage.h"
 #include "model/geometry.h"
 #include "model/property.h"
 
@@ -31,6 +32,7 @@ struct run_options {
 	int cases = 100;
 	int max_size = 40;	// commands per case grow up to about this
 	bool adversarial = false;
+	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 };
 
 // One call of a counterexample, ready to print or serialise.

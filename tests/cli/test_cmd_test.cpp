@@ -1,5 +1,6 @@
 // ptespec test from the outside: the seed comes first, the table, the
 // closing line, and the exit code says whether a property failed.
+#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -64,6 +65,27 @@ TEST(cli_test_cmd, bad_values_are_one_line_and_exit_2)
 		EXPECT_EQ(o.status, 2) << o.show();
 		EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
 	}
+}
+
+// --coverage lists every branch of the strategy its cases reached; at the
+// defaults every one of mainline's is taken both ways (a write fault on a
+// read-only entry is what takes ptep_set_access_flags' permission-change
+// branch), and the closing line counts them.
+TEST(cli_test_cmd, coverage_shows_every_mainline_branch_taken_both_ways)
+{
+	const outcome o = run_ptespec({"test", "--strategy", "mainline", "--seed", "1", "--coverage"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("branch coverage: mainline"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("impl/mainline.h:"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("contpte_ptep_set_access_flags"), std::string::npos) << o.out;
+	EXPECT_EQ(o.out.find("<-- never"), std::string::npos) << o.out;
+	const std::size_t at = o.out.find(" sites taken both ways");
+	ASSERT_NE(at, std::string::npos) << o.out;
+	const std::size_t line = o.out.rfind('\n', at) + 1;
+	unsigned both = 0, all = 0;
+	ASSERT_EQ(std::sscanf(o.out.c_str() + line, " %u of %u", &both, &all), 2) << o.out.substr(line, 80);
+	EXPECT_EQ(both, all);
+	EXPECT_GE(all, 20u);
 }
 
 } // namespace
