@@ -35,7 +35,8 @@ namespace {
 struct check_cli {
 	selection sel;
 	proof_flags proof;
-	int cases = default_cases;
+	int cases = 0;	// 0: the granule's default
+	CLI::Option* cases_opt = nullptr;
 	std::uint64_t seed = 1;
 	bool json = false;
 };
@@ -44,11 +45,11 @@ int run_check(const check_cli& c)
 {
 	const std::vector<strategy*> strategies = c.sel.resolve();
 	const std::vector<granule> grans = c.proof.grans();
-	if (c.cases < 1 || c.cases > 1000000)
-		throw usage_error(fmt::format("--cases {}: expected a number of cases from 1 to 1000000", c.cases));
+	check_cases(c.cases, c.cases_opt->count() > 0);
 	const proofs::prove_options o = c.proof.options();
 	if (!c.json) {
-		fmt::print("seed {}, {} cases per pair; proofs: any number of hardware events per gap\n", c.seed, c.cases);
+		fmt::print("seed {}, {}; proofs: any number of hardware events per gap\n", c.seed,
+			   cases_text(grans, c.cases));
 		std::fflush(stdout);
 	}
 	const bool tty = isatty(STDERR_FILENO);
@@ -93,7 +94,7 @@ int run_check(const check_cli& c)
 		}
 		fmt::print("{}\n", nlohmann::json{{"schema", 1},
 						  {"seed", c.seed},
-						  {"cases", c.cases},
+						  {"cases", c.cases > 0 ? nlohmann::json(c.cases) : nlohmann::json("default")},
 						  {"results", list},
 						  {"totals",
 						   {{"passed", n[0]},
@@ -168,7 +169,9 @@ action define_check(CLI::App& sub)
 	auto c = std::make_shared<check_cli>();
 	c->sel.define(sub);
 	c->proof.define(sub);
-	sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default 100)");
+	c->cases_opt = sub.add_option("--cases", c->cases,
+				      "RapidCheck cases per strategy and property (default: per granule, measured; "
+				      "see the README)");
 	sub.add_option("--seed", c->seed, "seed of the randomised part (default 1)");
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	return [c] { return run_check(*c); };

@@ -31,7 +31,8 @@ namespace fs = std::filesystem;
 
 struct report_cli {
 	std::string out = "report";
-	int cases = default_cases;
+	int cases = 0;	// 0: the granule's default
+	CLI::Option* cases_opt = nullptr;
 	std::uint64_t seed = 1;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
@@ -73,10 +74,11 @@ void write_file(const fs::path& p, const std::string& text)
 // obligation of the proofs it ran.
 std::string verdict_section(const report_cli& c, const verdict_table& vt)
 {
+	const granule g = parse_granule(c.proof_granule);
 	std::string md = fmt::format("## Verdicts\n\n`ptespec check --all --cases {} --seed {} --granule {}`: each "
 				     "strategy against each property, sampled and proved (FAILS: a counterexample "
 				     "exists).\n\n",
-				     c.cases, c.seed, c.proof_granule);
+				     cases_for(g, c.cases), c.seed, c.proof_granule);
 	md += "| strategy |";
 	for (property p : all_properties)
 		md += fmt::format(" {} |", to_string(p));
@@ -209,15 +211,14 @@ int run_report(const report_cli& c)
 	const std::string gnuplot = find_on_path("gnuplot");
 	if (gnuplot.empty())
 		throw usage_error("gnuplot: not found on PATH; expected it to draw the cost chart (Debian: gnuplot-nox)");
-	if (c.cases < 1 || c.cases > 100000)
-		throw usage_error(fmt::format("--cases {}: expected 1 to 100000", c.cases));
+	check_cases(c.cases, c.cases_opt->count() > 0);
 	parse_granule(c.proof_granule);	// refused before the long work starts
 	const fs::path dir(c.out);
 	std::error_code ec;
 	fs::create_directories(dir, ec);
 	if (ec || !fs::is_directory(dir))
 		throw usage_error(fmt::format("--out {}: cannot create it; expected a writable directory", c.out));
-	fmt::print("seed {}, {} cases per pair\n", c.seed, c.cases);
+	fmt::print("seed {}, {}\n", c.seed, cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	proofs::prove_options o;
 	o.only = {"batch-or", "per-call/", "no-loss/", "exit/"};
@@ -245,7 +246,8 @@ action define_report(CLI::App& sub)
 	auto c = std::make_shared<report_cli>();
 	sub.add_option("--out", c->out, "directory for report.md, cost.dat, cost.gp, cost.png (default ./report)")
 		->type_name("DIR");
-	sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default: check's)");
+	c->cases_opt =
+		sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default: check's)");
 	sub.add_option("--seed", c->seed, "seed of the property runs (default 1)");
 	sub.add_option("--folios", c->folios, "64K folios in the cost workload (default 256)")->type_name("M");
 	sub.add_option("--proof-granule", c->proof_granule, "granule of the proofs section: 4k, 16k or 64k (default 4k)")

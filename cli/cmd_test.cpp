@@ -32,7 +32,8 @@ struct test_options {
 	selection sel;
 	std::vector<std::string> properties;
 	std::vector<std::string> granules{"4k"};
-	int cases = default_cases;
+	int cases = 0;	// 0: the granule's default
+	CLI::Option* cases_opt = nullptr;
 	std::string seed;
 	bool adversarial = false;
 	bool json = false;
@@ -127,8 +128,7 @@ int run_test(const test_options& t)
 		}
 		grans.push_back(parse_granule(g));
 	}
-	if (t.cases < 1 || t.cases > 1000000)
-		throw usage_error(fmt::format("--cases {}: expected a number of cases from 1 to 1000000", t.cases));
+	check_cases(t.cases, t.cases_opt->count() > 0);
 	std::uint64_t seed = 0;
 	if (t.seed.empty()) {
 		seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32);
@@ -165,7 +165,7 @@ int run_test(const test_options& t)
 				run_options o;
 				o.gran = g;
 				o.seed = seed;
-				o.cases = t.cases;
+				o.cases = cases_for(g, t.cases);
 				o.adversarial = t.adversarial;
 				if (t.coverage)
 					o.coverage = &coverage[s->info().name];
@@ -246,7 +246,7 @@ int run_test(const test_options& t)
 			if (results[k].v == verdict::not_exercised)
 				fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(result_gran[k]), results[k].strategy,
 					   to_string(results[k].prop), results[k].why_not_exercised);
-		fmt::print("\n{} cases per pair, {} checked calls in {:.1f} s\n", t.cases, calls, secs);
+		fmt::print("\n{}, {} checked calls in {:.1f} s\n", cases_text(grans, t.cases), calls, secs);
 		fmt::print("{}\n", tally_line(n));
 		if (n.undecided || n.not_applicable)
 			fmt::print("{}\n", verdict_legend);
@@ -263,7 +263,9 @@ action define_test(CLI::App& sub)
 	sub.add_option("--property", t->properties, "judge only this property (repeatable; default: all)")
 		->type_name("NAME");
 	sub.add_option("--granule", t->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
-	sub.add_option("--cases", t->cases, "RapidCheck cases per strategy and property (default 100)");
+	t->cases_opt = sub.add_option("--cases", t->cases,
+				      "RapidCheck cases per strategy and property (default: per granule, measured; "
+				      "see the README)");
 	sub.add_option("--seed", t->seed, "seed to reproduce a run (default: random, printed first)");
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "model/errors.h"
+
 namespace ptespec::cli {
 
 namespace {
@@ -24,6 +26,32 @@ cell judge_cell(property_result pr, granule g, std::string pw)
 }
 
 } // namespace
+
+int default_cases(granule g)
+{
+	switch (g) {
+	case granule::k4: return 5000;
+	case granule::k16: return 5000;
+	case granule::k64: return 5000;
+	}
+	return 5000;
+}
+
+std::string cases_text(const std::vector<granule>& grans, int asked)
+{
+	if (asked > 0)
+		return fmt::format("{} cases per pair", asked);
+	std::string s;
+	for (granule g : grans)
+		s += fmt::format("{}{} {}", s.empty() ? "" : ", ", to_string(g), default_cases(g));
+	return fmt::format("cases per pair: {} (the defaults)", s);
+}
+
+void check_cases(int cases, bool given)
+{
+	if (given && (cases < 1 || cases > 1000000))
+		throw usage_error(fmt::format("--cases {}: expected a number of cases from 1 to 1000000", cases));
+}
 
 std::string short_proof_word(const std::string& proof) { return proof == "partly proved" ? "partly" : proof; }
 
@@ -48,7 +76,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 				run_options ro;
 				ro.gran = g;
 				ro.seed = seed;
-				ro.cases = cases;
+				ro.cases = cases_for(g, cases);
 				cell c = judge_cell(run_property(*s, p, ro), g, proofs::proof_word(t.proofs, *s, g, p));
 				if (c.proof == "partly proved")
 					c.proof_covers = proofs::proof_coverage(t.proofs, *s, g, p);
