@@ -25,7 +25,8 @@ const command commands[] = {
 	{"test", "judge strategies against every property with randomised callers and racing hardware", define_test},
 	{"prove", "prove the obligations with Z3 on the strategy source itself; replay refutations", define_prove},
 	{"check", "run test and prove and print one verdict per strategy and property", define_check},
-	{"explore", "run a scenario under every placement of up to K hardware events (exhaustive)", define_explore},
+	{"explore", "run every caller scenario under every placement of up to K hardware events (exhaustive)",
+	 define_explore},
 	{"cost", "count each strategy's primitives and TLB invalidations for a workload, over a baseline", define_cost},
 	{"report", "write a markdown report: verdicts, proofs, the cost table and its chart", define_report},
 };
@@ -79,8 +80,9 @@ int run(int argc, char** argv)
 		     "implement them, and the properties that judge them.",
 		     "ptespec"};
 	app.set_version_flag("--version", "ptespec " PTESPEC_VERSION);
-	app.footer("Exit status: 0 everything held, 1 a property failed or a proof was refuted, "
-		   "2 bad usage or input, 3 internal error.");
+	app.footer("Exit status: 0 everything checked held, 1 a property failed, a proof was refuted or a violation "
+		   "was found, 2 bad usage or input, 3 internal error, 4 nothing failed but something is undecided "
+		   "(a proof unknown, a search stopped early, a property never exercised).");
 	std::vector<std::string> plugins;
 	app.add_option("--plugin", plugins,
 		       "load a strategy plugin (a module built with ptespec_add_plugin); repeatable; "
