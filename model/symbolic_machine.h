@@ -174,6 +174,19 @@ public:
 		}
 	}
 
+	// A model of the assumptions and `decided` (a path's literals), as the
+	// solver gives it, with the solver's answer (no model unless sat).
+	std::pair<z3::check_result, std::optional<z3::model>> model_of(const std::vector<z3::expr>& decided)
+	{
+		z3::expr_vector a(s_.ctx());
+		for (const z3::expr& d : decided)
+			a.push_back(proxy(d));
+		const z3::check_result r = s_.check(a);
+		if (r != z3::sat)
+			return {r, std::nullopt};
+		return {r, s_.get_model()};
+	}
+
 	// The truth of `cond` under `m` with `overrides` made, where it is
 	// known: the evaluator's, or where it does not know a term, Z3's.
 	std::optional<bool> holds(const valuation& m, const z3::expr& cond,
@@ -588,6 +601,8 @@ public:
 	// Entries with a primitive on them in this call.
 	const std::vector<bool>& used() const { return used_; }
 
+	// ptespec's own use of an index (not the strategy's): outside the
+	// table is ptespec's bug.
 	void check_index(std::size_t i) const
 	{
 		if (i >= table_.size())
@@ -598,7 +613,11 @@ public:
 private:
 	void schedule(std::size_t i)
 	{
-		check_index(i);
+		// A strategy's own index: past the end is its bug, refused before
+		// the slot, as the concrete machine refuses it before the hardware
+		// acts (the prover turns it into a refutation).
+		if (i >= table_.size())
+			throw strategy_fault(false, i, 1, table_.size());
 		slot(i);
 		if (i < used_.size())
 			used_[i] = true;
@@ -627,8 +646,8 @@ private:
 	{
 		if (nr == 0)
 			return;
-		if (first + nr > table_.size())
-			throw internal_error("symbolic machine: TLB flush past the table");
+		if (first + nr > table_.size() || first + nr < first)
+			throw strategy_fault(true, first, nr, table_.size());
 		gap_++;
 	}
 

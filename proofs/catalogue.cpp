@@ -123,10 +123,17 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 		if (r.strategy != s.info().name || r.gran != g)
 			continue;
 		const obligation_scope* sc = scope_of(r);
-		if (!sc || std::find(sc->properties.begin(), sc->properties.end(), p) == sc->properties.end())
+		const bool refutes_p = r.verdict == proof_verdict::refuted && r.ce && r.ce->prop == p;
+		if (!sc || std::find(sc->properties.begin(), sc->properties.end(), p) == sc->properties.end()) {
+			// A strategy that reached outside the table on a feasible
+			// path is refuted for isolation or well-formed by whichever
+			// obligation ran it there; that proves nothing else of p.
+			if (refutes_p)
+				cv.covered = cv.refuted = true;
 			continue;
+		}
 		cv.covered = true;
-		if (r.verdict == proof_verdict::refuted && r.ce && r.ce->prop == p)
+		if (refutes_p)
 			cv.refuted = true;
 		else if (r.verdict != proof_verdict::proved)
 			cv.undecided = true;

@@ -48,7 +48,9 @@ std::vector<property> covered_properties(const proof_result& r);
 std::vector<call_kind> judged_calls(const strategy& s, property p);
 
 // The proofs' word on one (strategy, granule, property): "refuted" when an
-// obligation's counterexample violates that property, "unknown" when one
+// obligation's counterexample violates that property (whatever properties
+// the obligation covers: a strategy that reaches outside the table refutes
+// isolation or well-formed in any obligation), "unknown" when one
 // covering it was not decided (a timeout, the path budget, or a refutation
 // of another of its properties: the proof stops at the first); when every
 // covering obligation was proved, "proved" only if together they cover

@@ -31,6 +31,20 @@ struct path_budget_exhausted {
 	bool out_of_time = false;	// the obligation's run_seconds, not one call's paths
 };
 
+// A path of a call that stopped at a primitive outside the table (the
+// symbolic machine's strategy_fault).  The oracle only follows feasible
+// sides, so some table and interleaving takes this path: a refutation,
+// whatever claims the obligation states.  What its counterexample needs:
+struct path_fault {
+	strategy_fault fault;
+	std::vector<z3::expr> pc;	// the literals of its decisions in the call
+	// The call's slots up to the fault: the earlier parts' (each guarded by
+	// its path's condition) and this path's.
+	std::vector<sym_event> trace;
+	// The call's parts up to the faulting one, which is last.
+	std::vector<part_paths> parts;
+};
+
 // The second solver of a bit-level question (see case_batch::flush):
 // bit-blast, then SAT -- with no word-level simplification first, which on
 // these formulas costs more than it saves, and no and-inverter-graph
@@ -253,6 +267,14 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 			if (part.last)
 				m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
 		} catch (const path_oracle::infeasible_path&) {
+		} catch (const strategy_fault& f) {
+			// The first such path ends the obligation: no other path of
+			// the call is needed.
+			const std::vector<z3::expr>& lits = oracle.path_condition();
+			z3::expr cond = ctx.bool_val(true);
+			for (const z3::expr& l : lits)
+				cond = cond && l;
+			throw path_fault{f, lits, m.events(), {part_paths{{cond, m.gaps()}}}};
 		}
 		for (const auto& alt : oracle.alternatives())
 			todo.push_back(alt);
@@ -336,7 +358,15 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 		std::vector<bool> still = carried;
 		for (std::size_t j = 0; j < still.size() && j < used.size(); j++)
 			still[j] = still[j] && !used[j];
-		sym_step st = run_joined(ctx, paths, strat, w, now, c, part, ordinal, o, spent, still, used);
+		sym_step st;
+		try {
+			st = run_joined(ctx, paths, strat, w, now, c, part, ordinal, o, spent, still, used);
+		} catch (path_fault& f) {
+			// The parts before it place its slots in the call.
+			f.trace.insert(f.trace.begin(), whole.trace.begin(), whole.trace.end());
+			f.parts.insert(f.parts.begin(), whole.parts.begin(), whole.parts.end());
+			throw;
+		}
 		now = st.after;
 		taken = st.taken;
 		whole.paths += st.paths;
@@ -429,6 +459,42 @@ counterexample extract(const z3::model& mdl, const sym_world& world, const scena
 	return ce;
 }
 
+// The counterexample of a faulting path, built as a sat final question's
+// is: a model of the world's assumptions and the path's decisions (the
+// earlier calls are joined, so the model picks a path through each of
+// them), read off the calls up to the faulting one with the slots that
+// fired.  None when the solver cannot give such a model (the oracle took a
+// side as feasible on an unknown answer).
+std::optional<counterexample> fault_counterexample(path_solver& paths, const sym_world& world,
+						   const std::vector<call>& calls, std::size_t at,
+						   std::vector<sym_event> trace, std::vector<std::vector<part_paths>> parts,
+						   const path_fault& f)
+{
+	const std::optional<z3::model> mdl = paths.model_of(f.pc).second;
+	if (!mdl)
+		return std::nullopt;
+	trace.insert(trace.end(), f.trace.begin(), f.trace.end());
+	parts.push_back(f.parts);
+	scenario upto;
+	upto.calls.assign(calls.begin(), calls.begin() + static_cast<std::ptrdiff_t>(at + 1));
+	counterexample ce = extract(*mdl, world, upto, trace, {}, parts);
+	// What the checker's on_fault reports for it.
+	ce.prop = f.fault.flush ? property::well_formed : property::isolation;
+	return ce;
+}
+
+// Why a goal is refuted by a fault, whichever property it is about.
+std::string fault_note(const call& c, const strategy_fault& f)
+{
+	if (f.flush)
+		return fmt::format("the strategy flushed past the table on a feasible path ({} flushed the TLB for "
+				   "#{}..#{} of {} entries): refuted as well-formed",
+				   describe(c), f.index, f.index + f.nr - 1, f.table_size);
+	return fmt::format("the strategy touched an entry outside the table on a feasible path ({} touched #{} of "
+			   "{} entries): refuted as isolation",
+			   describe(c), f.index, f.table_size);
+}
+
 } // namespace
 
 case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, proof_result& into,
@@ -510,6 +576,27 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 			// The budget is gone for every later case too.
 			stopped_ = stopped_ || e.out_of_time;
 			return any_open() && !stopped_;
+		} catch (const path_fault& f) {
+			// Refutes every goal still open, whatever its property: the
+			// checker reports the fault itself (isolation, well-formed)
+			// before any claim about the call could be judged.
+			const std::optional<counterexample> ce =
+				fault_counterexample(paths, world, sc.calls, k, pc.trace, pc.parts, f);
+			s.pop();
+			for (goal_state& g : goals_) {
+				if (!g.open())
+					continue;
+				note(*g.g.into, fault_note(sc.calls[k], f.fault));
+				if (!ce) {
+					note(*g.g.into, "the solver gave no model of that path");
+					g.verdict = proof_verdict::unknown;
+					g.gave_up = true;
+					continue;
+				}
+				g.g.into->ce = *ce;
+				g.verdict = proof_verdict::refuted;
+			}
+			return false;
 		}
 		for (goal_state& g : goals_)
 			g.g.into->paths += st.paths;

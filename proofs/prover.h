@@ -7,6 +7,11 @@
 //                               history (initial table, calls, hardware
 //                               events) replayed on the concrete machine
 //                               with the checker (replay.h)
+//   a feasible path stops at an entry or a TLB flush outside the table
+//                            -> refuted as isolation or well-formed (what the
+//                               checker reports for that fault), whatever the
+//                               obligation's claims; a model of the path is
+//                               its counterexample, replayed the same way
 //   unknown (timeout, limit) -> unknown, never shown as proved
 #pragma once
 

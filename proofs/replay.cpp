@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "model/checker.h"
+#include "model/errors.h"
 #include "model/machine.h"
 #include "model/pte.h"
 #include "model/ruler.h"
@@ -50,6 +51,13 @@ std::string result_text(const call_result& r)
 	return "";
 }
 
+std::string fault_text(const strategy_fault& f)
+{
+	if (f.flush)
+		return fmt::format("{} (#{}..#{} of {} entries)", f.what(), f.index, f.index + f.nr - 1, f.table_size);
+	return fmt::format("{} (#{} of {} entries)", f.what(), f.index, f.table_size);
+}
+
 } // namespace
 
 replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
@@ -68,23 +76,36 @@ replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 
 	std::string& t = out.text;
 	t += fmt::format("    initial    {}\n", rulers(m.table(), geo));
+	// false when the call stopped at a primitive outside the table.
 	auto run = [&](const call& c, std::size_t ordinal) {
 		hw.set_call(ordinal);
 		const std::size_t before = hw.fired_.size();
-		const call_result r = run_call(s, m, c);
-		t += fmt::format("    {:<34} -> {}\n", describe(c), result_text(r));
+		bool finished = true;
+		try {
+			const call_result r = run_call(s, m, c);
+			t += fmt::format("    {:<34} -> {}\n", describe(c), result_text(r));
+		} catch (const strategy_fault& f) {
+			// As the properties' harness does: the call ends there and
+			// the checker judges the fault.
+			m.fault_call(c, f);
+			finished = false;
+			t += fmt::format("    {:<34} -> fault: {}\n", describe(c), fault_text(f));
+		}
 		for (std::size_t k = before; k < hw.fired_.size(); k++) {
 			const ce_event& e = hw.fired_[k];
 			t += fmt::format("      hw {} #{} at gap {}\n", to_string(e.kind), e.entry, e.gap);
 		}
 		t += fmt::format("      after    {}\n", rulers(m.table(), geo));
+		return finished;
 	};
-	for (std::size_t k = 0; k < ce.calls.size(); k++)
-		run(ce.calls[k], k);
+	// A faulted call leaves the table half done: nothing runs after it.
+	bool faulted = false;
+	for (std::size_t k = 0; k < ce.calls.size() && !faulted; k++)
+		faulted = !run(ce.calls[k], k);
 	m.set_hardware(nullptr);
-	for (const call& w : ce.witness) {
+	for (std::size_t k = 0; k < ce.witness.size() && !faulted; k++) {
 		t += "    witness (no hardware):\n";
-		run(w, ce.calls.size());
+		faulted = !run(ce.witness[k], ce.calls.size());
 	}
 
 	out.confirmed = chk.failed(ce.prop) && hw.refused_.empty();

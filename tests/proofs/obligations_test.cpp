@@ -8,6 +8,7 @@
 #include "impl/mainline.h"
 #include "proofs/catalogue.h"
 #include "model/property.h"
+#include "model/pte.h"
 #include "proofs/obligations.h"
 #include "proofs/world.h"
 #include "properties/runner.h"
@@ -42,6 +43,35 @@ struct first_only : mainline_ops<M, first_only<M>> {
 		if (nr > 1)
 			this->__clear_full_ptes(m, i + 1, nr - 1, full);
 		return first;
+	}
+};
+
+// mainline's batch, then -- only when the value it returns is dirty -- a
+// read of the entry after the range: outside the table when the range
+// ends it.  The fault needs both a decision and the right range.
+template <class M>
+struct reads_past_when_dirty : mainline_ops<M, reads_past_when_dirty<M>> {
+	using W = typename M::word;
+	W get_and_clear_full_ptes(M& m, std::size_t i, std::size_t nr, bool full)
+	{
+		const W pte = mainline_ops<M, reads_past_when_dirty<M>>::get_and_clear_full_ptes(m, i, nr, full);
+		if (m.branch(pte_dirty(pte)))
+			(void)m.read(i + nr);
+		return pte;
+	}
+};
+
+// mainline's batch, then -- only when the value it returns is young -- a
+// TLB flush of one entry more than the range.
+template <class M>
+struct flushes_past_when_young : mainline_ops<M, flushes_past_when_young<M>> {
+	using W = typename M::word;
+	W get_and_clear_full_ptes(M& m, std::size_t i, std::size_t nr, bool full)
+	{
+		const W pte = mainline_ops<M, flushes_past_when_young<M>>::get_and_clear_full_ptes(m, i, nr, full);
+		if (m.branch(pte_young(pte)))
+			m.flush_tlb_range(i, nr + 1);
+		return pte;
 	}
 };
 
@@ -277,4 +307,59 @@ TEST(proofs, a_teardown_is_refuted_at_its_first_broken_call)
 	strategy* ml = registry::global().find("mainline");
 	ASSERT_NE(ml, nullptr);
 	EXPECT_EQ(prove_exit(*ml, granule::k4, false, early).verdict, proof_verdict::proved);
+}
+
+// A strategy's entry access outside the table, on a path the solver shows
+// feasible, refutes the obligation as isolation; the counterexample reaches
+// that path (a dirty batch ending at the table's end) and the concrete
+// checker reports the same.
+TEST(proofs, an_access_outside_the_table_is_refuted_as_isolation)
+{
+	auto s = make_strategy<reads_past_when_dirty>("reads-past-when-dirty", "reads past a dirty batch", "test");
+	proof_result r = prove_batch_or(*s, granule::k4, true, quick());
+	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+	ASSERT_TRUE(r.ce.has_value());
+	EXPECT_EQ(r.ce->prop, property::isolation);
+	EXPECT_NE(r.detail.find("outside the table on a feasible path"), std::string::npos) << r.detail;
+	ASSERT_EQ(r.ce->calls.size(), 1u);
+	const call c = r.ce->calls.front();	// replay_result replaces r.ce
+	EXPECT_EQ(c.index + c.nr, r.ce->initial.size());
+	replay_result(*s, r);
+	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	EXPECT_NE(r.ce_text.find("fault: entry outside the table"), std::string::npos) << r.ce_text;
+	// Shrunk, it still needs the dirty answer: a dirty initial entry in the
+	// range, or a hardware write.
+	bool dirty = !r.ce->events.empty();
+	for (std::size_t k = c.index; k < c.index + c.nr; k++)
+		dirty = dirty || pte_dirty(r.ce->initial[k]);
+	EXPECT_TRUE(dirty) << r.ce_text;
+	EXPECT_EQ(proof_word({r}, *s, granule::k4, property::isolation), "refuted");
+}
+
+// A TLB flush past the table refutes every goal of the obligation that ran
+// it (here both one-call goals, whose claims are about other properties)
+// as well-formed; check's cells count it for well-formed only.
+TEST(proofs, a_flush_past_the_table_is_refuted_as_well_formed)
+{
+	auto s = make_strategy<flushes_past_when_young>("flushes-past-when-young", "flushes past a young batch",
+							 "test");
+	std::vector<proof_result> rs =
+		prove_one_call(*s, granule::k4, {property::per_call, property::no_loss}, quick());
+	ASSERT_EQ(rs.size(), 2u);
+	for (proof_result& r : rs) {
+		SCOPED_TRACE(r.obligation);
+		ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+		ASSERT_TRUE(r.ce.has_value());
+		EXPECT_EQ(r.ce->prop, property::well_formed);
+		EXPECT_NE(r.detail.find("flushed past the table on a feasible path"), std::string::npos) << r.detail;
+		EXPECT_EQ(r.ce->calls.back().kind, call_kind::get_and_clear_full_ptes);
+		replay_result(*s, r);
+		EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+		EXPECT_NE(r.ce_text.find("fault: TLB flush past the table"), std::string::npos) << r.ce_text;
+	}
+	EXPECT_EQ(proof_word(rs, *s, granule::k4, property::well_formed), "refuted");
+	// The obligations' own properties: not decided by a refutation of
+	// another one.
+	EXPECT_EQ(proof_word(rs, *s, granule::k4, property::per_call), "unknown");
+	EXPECT_EQ(proof_word(rs, *s, granule::k4, property::no_loss), "unknown");
 }
