@@ -59,12 +59,19 @@ rc::Gen<std::size_t> folio(const world_layout& w)
 	});
 }
 
-rc::Gen<std::uint64_t> user_prot()
+rc::Gen<std::uint64_t> user_prot(bool vary_attributes)
 {
+	// Besides the flags and write permission, one attribute a fold must
+	// compare sometimes differs between faults: an executable mapping
+	// (PXN/UXN clear), non-shareable memory, a global entry, a special
+	// (pfn-mapped) page, a kernel-only one -- so a fold that skips part of
+	// the comparison merges entries it must not.
 	return rc::gen::apply(
-		[](bool young, bool dirty, bool writable) {
+		[vary_attributes](bool young, bool dirty, bool writable, std::uint64_t flip) {
 			std::uint64_t p = PTE_VALID | PTE_TYPE | PTE_USER | PTE_SHARED | PTE_NG | PTE_PXN | PTE_UXN |
 					  PTE_RDONLY;
+			if (vary_attributes)
+				p ^= flip;
 			if (young)
 				p |= PTE_AF;
 			if (writable)
@@ -75,7 +82,14 @@ rc::Gen<std::uint64_t> user_prot()
 		},
 		rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}}),
 		rc::gen::weightedOneOf<bool>({{1, rc::gen::just(true)}, {2, rc::gen::just(false)}}),
-		rc::gen::weightedOneOf<bool>({{2, rc::gen::just(true)}, {1, rc::gen::just(false)}}));
+		rc::gen::weightedOneOf<bool>({{2, rc::gen::just(true)}, {1, rc::gen::just(false)}}),
+		rc::gen::weightedOneOf<std::uint64_t>({{42, rc::gen::just(std::uint64_t{0})},
+						       {1, rc::gen::just(PTE_UXN)},
+						       {1, rc::gen::just(PTE_PXN | PTE_UXN)},
+						       {1, rc::gen::just(PTE_SHARED)},
+						       {1, rc::gen::just(PTE_NG)},
+						       {1, rc::gen::just(PTE_SPECIAL)},
+						       {1, rc::gen::just(PTE_USER)}}));
 }
 
 rc::Gen<std::uint64_t> nonpresent_value()

@@ -34,7 +34,9 @@ rc::Gen<std::pair<std::size_t, std::size_t>> edge_range(const world_layout& w);
 rc::Gen<std::size_t> folio(const world_layout& w);
 // A user mapping's prot bits: valid page, young mostly, dirty sometimes,
 // writable or not.
-rc::Gen<std::uint64_t> user_prot();
+// `vary_attributes` false keeps every attribute but the flags and write
+// permission fixed (what the generator did before; for the control test).
+rc::Gen<std::uint64_t> user_prot(bool vary_attributes = true);
 // A swap entry or marker; about half alias AF (bit 10) and CONT (bit 52).
 rc::Gen<std::uint64_t> nonpresent_value();
 // Hardware events for a command of about `calls` calls touching pages

@@ -216,19 +216,20 @@ void harness::reclaim(std::size_t page, bool flush)
 		 0});
 }
 
-void harness::access_fault(std::size_t page, bool write)
+void harness::access_fault(std::size_t page, bool write, bool reuse)
 {
 	auto r = do_call({call_kind::ptep_get, page, 1, false, 0, 0});
 	if (!r || !r->pte || !pte_valid(*r->pte))
 		return;
 	std::uint64_t entry = pte_mkyoung(*r->pte);
-	// A write through a read-only entry is do_wp_page's: the page is
-	// reused in place (an exclusive anon page after fork, a shared file
-	// page after write-notify), and the entry made writable and dirty --
-	// the one call that raises write permission.
-	const bool dirty = write;
+	// A write through a read-only entry of a writable VMA is do_wp_page's:
+	// the page is reused in place (an exclusive anon page after fork), and
+	// the entry made writable and dirty -- the one call that raises write
+	// permission.
+	const bool upgrade = write && reuse && !pte_write(entry);
+	const bool dirty = write && (pte_write(entry) || upgrade);
 	if (dirty)
-		entry = pte_write(entry) ? pte_mkdirty(entry) : pte_mkwrite(pte_mkdirty(entry));
+		entry = upgrade ? pte_mkwrite(pte_mkdirty(entry)) : pte_mkdirty(entry);
 	do_call({call_kind::ptep_set_access_flags, page, 1, false, entry, dirty ? 1u : 0u});
 }
 

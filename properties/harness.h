@@ -136,8 +136,10 @@ public:
 	void madv_free(std::size_t first, std::size_t last);
 	void reclaim(std::size_t page, bool flush);
 	// A fault on a mapped page: ptep_set_access_flags with the entry made
-	// young (and dirty for a write; writable too when it was read-only).
-	void access_fault(std::size_t page, bool write);
+	// young, and dirty for a write through a writable entry; a write
+	// through a read-only entry of a writable VMA (`reuse`) makes it
+	// writable and dirty too.
+	void access_fault(std::size_t page, bool write, bool reuse = false);
 	void swap_out(std::size_t page, std::uint64_t swp);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
 	// running at the reader's gap `at_gap`, so the reader may see the

@@ -179,7 +179,8 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	auto prop = [&] {
 		begin_case();
 		harness h(s, w, p);
-		const world_model m0 = world_model::empty(w, o.adversarial);
+		world_model m0 = world_model::empty(w, o.adversarial);
+		m0.vary_attributes = o.vary_attributes;
 		rc::state::check(m0, h, [](const world_model& m) { return any_command(m); });
 		calls += h.calls();
 		exercised += h.judge().exercised(p);
@@ -236,6 +237,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	harness h(s, w, p, &hist);
 	std::vector<std::size_t> starts;
 	world_model m = world_model::empty(w, o.adversarial);
+	m.vary_attributes = o.vary_attributes;
 	violation v;
 	bool again = false;
 	for (const auto& c : slot.commands) {

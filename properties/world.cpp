@@ -37,6 +37,7 @@ world_model world_model::empty(const world_layout& w, bool adversarial)
 	m.layout = &w;
 	m.pages.assign(w.nr_entries, page_state::none);
 	m.writable.assign(w.nr_entries, 0);
+	m.vma_writable.assign(w.nr_entries, 0);
 	m.adversarial = adversarial;
 	return m;
 }

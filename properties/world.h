@@ -42,9 +42,13 @@ struct world_model {
 	const world_layout* layout = nullptr;
 	std::vector<page_state> pages;
 	std::vector<std::uint8_t> writable;	// per page, for present pages (bytes: cheap to copy)
+	// Per page: mapped by a writable fault, so its VMA allows writing even
+	// after fork took write permission away.
+	std::vector<std::uint8_t> vma_writable;
 	// Callers that keep only the rules the arch code may rely on (see
 	// adversarial_rules in properties/commands.h).
 	bool adversarial = false;
+	bool vary_attributes = true;	// faults map with attributes beyond flags and write
 
 	std::size_t count(page_state s) const;
 	static world_model empty(const world_layout& w, bool adversarial);

@@ -70,6 +70,33 @@ struct gathered_noop : mainline_ops<M, gathered_noop<M>> {
 	}
 };
 
+// A fold that compares each entry's pfn and write permission only: next to
+// an executable (or non-shareable, global, special) mapping of the same
+// folio it folds the run anyway, and the repaint gives every entry the
+// faulting entry's attributes -- its neighbours' mappings change under
+// them: isolation.  Only faults that map with differing attributes can show
+// it.
+template <class M>
+struct fold_pfn_and_write_only : mainline_ops<M, fold_pfn_and_write_only<M>> {
+	using W = typename M::word;
+	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
+	{
+		const geometry& g = m.geo();
+		const std::size_t first = g.run_start(i);
+		const W pfn = pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1});
+		if (!m.branch(m.folio_covers(pfn, g.cont_ptes)))
+			return;
+		for (std::size_t k = 0; k < g.cont_ptes; k++) {
+			const W sub = this->self().__ptep_get(m, first + k);
+			const W want = pfn + m.lit(k);
+			if (!m.branch(pte_valid(sub) && word_ops<W>::equal(pte_pfn(sub, g), want) &&
+				      word_ops<W>::equal(sub & m.lit(PTE_WRITE), pte & m.lit(PTE_WRITE))))
+				return;
+		}
+		this->self().contpte_convert(m, i, pte_mkcont(pte));
+	}
+};
+
 template <template <class> class S>
 void expect_caught(const char* name, property p)
 {
@@ -90,6 +117,21 @@ TEST(negative_control, cont_tested_without_valid_fails_precise)
 TEST(negative_control, convert_without_tlbi_fails_well_formed)
 {
 	expect_caught<no_bbm>("no-bbm", property::well_formed);
+}
+
+TEST(negative_control, a_fold_comparing_pfn_and_write_only_fails_isolation)
+{
+	auto s = make_strategy<fold_pfn_and_write_only>("fold-pfn-and-write-only", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 5000;	// the default at 4K
+	const property_result r = run_property(*s, property::isolation, o);
+	ASSERT_EQ(r.v, verdict::fails);
+	EXPECT_NE(r.ce.v.message.find("outside its range"), std::string::npos) << format_counterexample(r);
+	// With only flags and write permission varying between faults (the
+	// generator before it varied attributes), the same budget misses it.
+	o.vary_attributes = false;
+	EXPECT_EQ(run_property(*s, property::isolation, o).v, verdict::holds);
 }
 
 TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_progress)
