@@ -30,8 +30,10 @@ cell judge_cell(property_result pr, granule g, std::string pw)
 int default_cases(granule g)
 {
 	switch (g) {
+	// The worst of 100 seeds over every builtin flawed cell (cases to the
+	// first failure): 4K 2738, 16K 1953, 64K 2692 (docs/performance.md).
 	case granule::k4: return 5000;
-	case granule::k16: return 5000;
+	case granule::k16: return 4000;
 	case granule::k64: return 5000;
 	}
 	return 5000;
