@@ -187,8 +187,9 @@ TEST(explore, counts_are_the_same_on_every_run_and_any_number_of_threads)
 		// Not vacuous: the search ran many states, and the flawed ones
 		// found their flaw after more than one schedule.
 		EXPECT_GT(one.initial_states, 2u);
-		if (std::string(name) != "mainline")
+		if (std::string(name) != "mainline") {
 			EXPECT_TRUE(one.first.has_value()) << name;
+		}
 	}
 }
 
