@@ -76,8 +76,8 @@ std::string verdict_section(const report_cli& c, const verdict_table& vt)
 {
 	const granule g = parse_granule(c.proof_granule);
 	std::string md = fmt::format("## Verdicts\n\n`ptespec check --all --cases {} --seed {} --granule {}`: each "
-				     "strategy against each property, sampled and proved (FAILS: a counterexample "
-				     "exists).\n\n",
+				     "strategy against each property, sampled and proved; a failing cell is in bold, the "
+				     "legend below says what each word means.\n\n",
 				     cases_for(g, c.cases), c.seed, c.proof_granule);
 	md += "| strategy |";
 	for (property p : all_properties)
