@@ -44,7 +44,7 @@ TEST(cli_out_of_range, a_batch_past_the_table_end_is_an_isolation_finding)
 TEST(cli_out_of_range, a_flush_of_the_next_run_fails_well_formed_in_test)
 {
 	const outcome o = run_ptespec({"--plugin", FLUSH_NEXT_RUN_PLUGIN, "test", "--strategy", "test-flush-next-run",
-				       "--seed", "1"});
+				       "--seed", "1", "--cases", "300"});
 	EXPECT_EQ(o.status, 1) << o.show();
 	EXPECT_NE(o.out.find("test-flush-next-run fails well-formed"), std::string::npos) << o.out;
 	EXPECT_NE(o.out.find("past the table of"), std::string::npos) << o.out;
@@ -57,7 +57,7 @@ TEST(cli_out_of_range, check_gives_a_verdict_for_both)
 {
 	for (const auto& [plugin, name] : {std::pair{BATCH_PAST_END_PLUGIN, "test-batch-past-end"},
 					   std::pair{FLUSH_NEXT_RUN_PLUGIN, "test-flush-next-run"}}) {
-		const outcome o = run_ptespec({"--plugin", plugin, "check", "--strategy", name, "--json"});
+		const outcome o = run_ptespec({"--plugin", plugin, "check", "--strategy", name, "--cases", "300", "--json"});
 		EXPECT_EQ(o.status, 1) << o.show();
 		const auto j = nlohmann::json::parse(o.out);
 		EXPECT_GE(j.at("totals").at("failed"), 1) << o.out;
@@ -69,7 +69,8 @@ TEST(cli_out_of_range, check_gives_a_verdict_for_both)
 TEST(cli_out_of_range, check_has_the_proofs_refute_well_formed_for_a_flush_past_the_table)
 {
 	const outcome o =
-		run_ptespec({"--plugin", FLUSH_NEXT_RUN_PLUGIN, "check", "--strategy", "test-flush-next-run", "--json"});
+		run_ptespec({"--plugin", FLUSH_NEXT_RUN_PLUGIN, "check", "--strategy", "test-flush-next-run", "--cases",
+			     "300", "--json"});
 	ASSERT_EQ(o.status, 1) << o.show();
 	const auto j = nlohmann::json::parse(o.out);
 	bool seen = false;
