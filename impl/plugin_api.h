@@ -29,7 +29,7 @@
 #include "impl/strategy.h"
 #include "model/symbolic_machine.h"
 
-#define PTESPEC_PLUGIN_ABI 2
+#define PTESPEC_PLUGIN_ABI 3
 
 namespace ptespec {
 

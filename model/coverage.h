@@ -1,9 +1,11 @@
 // Which of a strategy's branches a run took, each way: what `ptespec test
 // --coverage` prints, so a user sees what the sampled cases never reached.
 //
-// The concrete machine records every m.branch by its source location when a
-// coverage sink is active on the thread; with none (the default) it records
-// nothing and costs one test of a pointer.
+// The concrete machine records every m.branch by its source location when
+// it was given a coverage sink (machine::set_coverage); with none (the
+// default) it records nothing and costs one test of a pointer.  The sink is
+// the machine's, not a global: a plugin's strategy code runs in its own
+// module and reaches it through the machine.
 #pragma once
 
 #include <cstdint>
@@ -49,8 +51,5 @@ public:
 private:
 	std::map<branch_site, branch_counts> sites_;
 };
-
-// The sink the machines of this thread record into (nullptr: none).
-inline thread_local branch_coverage* active_branch_coverage = nullptr;
 
 } // namespace ptespec

@@ -100,8 +100,8 @@ public:
 	bool branch(const boolean& c, const std::source_location& at = std::source_location::current())
 	{
 		const bool taken = word_ops<W>::truth(c);
-		if (active_branch_coverage)
-			active_branch_coverage->record(at, taken);
+		if (coverage_)
+			coverage_->record(at, taken);
 		return taken;
 	}
 	W lit(std::uint64_t v) const { return word_ops<W>::from(v); }
@@ -122,6 +122,7 @@ public:
 	const std::vector<folio_extent>& folios() const { return folios_; }
 
 	void set_observer(observer* o) { obs_ = o; }
+	void set_coverage(branch_coverage* c) { coverage_ = c; }
 	void set_hardware(hardware_agent* hw) { hw_ = hw; }
 	const table_t& table() const { return table_; }
 	const tlb_shadow& tlb() const { return tlb_; }
@@ -267,6 +268,7 @@ private:
 	cost_counters cost_;
 	observer* obs_ = nullptr;
 	hardware_agent* hw_ = nullptr;
+	branch_coverage* coverage_ = nullptr;
 	std::size_t gap_ = 0;
 	std::size_t next_ = npos;
 	std::vector<std::size_t> saved_gaps_;

@@ -179,6 +179,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	auto prop = [&] {
 		begin_case();
 		harness h(s, w, p);
+		h.mach().set_coverage(o.coverage);
 		world_model m0 = world_model::empty(w, o.adversarial);
 		m0.vary_attributes = o.vary_attributes;
 		rc::state::check(m0, h, [](const world_model& m) { return any_command(m); });
@@ -193,10 +194,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	meta.id = res.strategy + "/" + std::string(to_string(p));
 	meta.description = meta.id;
 	rc::detail::TestListenerAdapter quiet;
-	branch_coverage* const saved_coverage = active_branch_coverage;
-	active_branch_coverage = o.coverage;
 	const rc::detail::TestResult tr = rc::detail::checkTestable(prop, meta, params, quiet);
-	active_branch_coverage = saved_coverage;
 	set_failure_slot(nullptr);
 	res.calls = calls;
 	res.exercised = exercised;
