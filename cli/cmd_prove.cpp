@@ -133,12 +133,8 @@ int run_prove(const prove_cli& p)
 			ran = ran || proofs::scope_of(r) == &sc;
 		if (!ran)
 			continue;
-		std::string props, calls;
-		for (property q : sc.properties)
-			props += fmt::format("{}{}", props.empty() ? "" : ", ", to_string(q));
-		for (call_kind k : sc.calls)
-			calls += fmt::format("{}{}", calls.empty() ? "" : ", ", to_string(k));
-		fmt::print("  {:<18} {} -- {}; {}\n", sc.prefix + "*", props, calls, sc.tables);
+		fmt::print("  {:<18} {} -- {}; {}\n", sc.prefix + "*", proofs::scope_properties(sc), proofs::scope_calls(sc),
+			   sc.tables);
 	}
 	fmt::print("\n{} passed, {} failed, {} undecided\n", passed, failed, undecided);
 	return exit_for(failed, undecided);

@@ -146,12 +146,8 @@ std::string proofs_section(const report_cli& c, const std::vector<proofs::proof_
 	}
 	md += "\nWhat each family of obligations covers (the calls it runs, the tables it starts from):\n\n";
 	for (const proofs::obligation_scope& sc : proofs::obligation_scopes()) {
-		std::string props, calls;
-		for (property q : sc.properties)
-			props += fmt::format("{}{}", props.empty() ? "" : ", ", to_string(q));
-		for (call_kind k : sc.calls)
-			calls += fmt::format("{}{}", calls.empty() ? "" : ", ", to_string(k));
-		md += fmt::format("- `{}*` ({}): {}; {}\n", sc.prefix, props, calls, sc.tables);
+		md += fmt::format("- `{}*` ({}): {}; {}\n", sc.prefix, proofs::scope_properties(sc), proofs::scope_calls(sc),
+				  sc.tables);
 	}
 	return md;
 }

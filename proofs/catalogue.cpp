@@ -64,6 +64,22 @@ const std::vector<obligation_scope>& obligation_scopes()
 	return scopes;
 }
 
+std::string scope_properties(const obligation_scope& sc)
+{
+	std::string s;
+	for (property q : sc.properties)
+		s += fmt::format("{}{}", s.empty() ? "" : ", ", to_string(q));
+	return s;
+}
+
+std::string scope_calls(const obligation_scope& sc)
+{
+	std::string s;
+	for (call_kind k : sc.calls)
+		s += fmt::format("{}{}", s.empty() ? "" : ", ", to_string(k));
+	return s;
+}
+
 const obligation_scope* scope_of(const proof_result& r)
 {
 	for (const obligation_scope& sc : obligation_scopes())

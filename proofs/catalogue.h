@@ -37,6 +37,9 @@ struct obligation_scope {
 };
 // The scopes, one entry per obligation family.
 const std::vector<obligation_scope>& obligation_scopes();
+// A scope's properties and calls as comma-separated names, for printing.
+std::string scope_properties(const obligation_scope& sc);
+std::string scope_calls(const obligation_scope& sc);
 // The scope of one result's obligation; nullptr for the helper algebra.
 const obligation_scope* scope_of(const proof_result& r);
 
