@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/proof_flags.h"
 #include "cli/selection.h"
 #include "cli/verdicts.h"
@@ -36,7 +37,6 @@ struct check_cli {
 	selection sel;
 	proof_flags proof;
 	int cases = 0;	// 0: the granule's default
-	CLI::Option* cases_opt = nullptr;
 	std::uint64_t seed = 1;
 	bool json = false;
 };
@@ -45,7 +45,6 @@ int run_check(const check_cli& c)
 {
 	const std::vector<strategy*> strategies = c.sel.resolve();
 	const std::vector<granule> grans = c.proof.grans();
-	check_cases(c.cases, c.cases_opt->count() > 0);
 	const proofs::prove_options o = c.proof.options();
 	if (!c.json) {
 		fmt::print("seed {}, {}; proofs: any number of hardware events per gap\n", c.seed,
@@ -169,10 +168,15 @@ action define_check(CLI::App& sub)
 	auto c = std::make_shared<check_cli>();
 	c->sel.define(sub);
 	c->proof.define(sub);
-	c->cases_opt = sub.add_option("--cases", c->cases,
-				      "RapidCheck cases per strategy and property (default: per granule, measured; "
-				      "see the README)");
-	sub.add_option("--seed", c->seed, "seed of the randomised part (default 1)");
+	add_once(
+		sub, "--cases",
+		[c](const std::string& n) { c->cases = static_cast<int>(parse_count("--cases", n, 1, max_cases, "cases")); },
+		"RapidCheck cases per strategy and property, 1 to 1000000 (default: per granule, measured; see the "
+		"README)",
+		"N");
+	add_once(
+		sub, "--seed", [c](const std::string& s) { c->seed = parse_seed("--seed", s); },
+		"seed of the randomised part, decimal or 0x-hex (default 1)", "S");
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	return [c] { return run_check(*c); };
 }

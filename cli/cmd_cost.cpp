@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/selection.h"
 #include "explore/cost.h"
 #include "model/errors.h"
@@ -42,18 +43,39 @@ std::optional<std::pair<int, int>> seed_figure(const std::string& name)
 	return it->second;
 }
 
+// The scenarios the cost model runs: whole folios, never a range that
+// cuts a run.
+explore::scenario cost_scenario(const std::string& name)
+{
+	using explore::scenario;
+	return parse_scenario_flag("--scenario", name,
+				   {scenario::exit, scenario::exit_per_entry, scenario::munmap, scenario::fork,
+				    scenario::madv_free},
+				   "the cost model unmaps whole folios; dontneed-start, -end and -inner cut a run: "
+				   "explore's");
+}
+
 int run_cost(const cost_cli& c)
 {
 	using namespace explore;
 	cost_options o;
-	o.scen = parse_scenario(c.scenario, {scenario::exit, scenario::munmap, scenario::fork, scenario::madv_free});
-	o.gran = parse_granule(c.granule);
+	o.scen = cost_scenario(c.scenario);
+	o.gran = parse_granule_flag("--granule", c.granule);
 	o.folios = c.folios;
+	const std::vector<std::string> given =
+		c.profiles.empty() ? std::vector<std::string>{"numa1", "numa2"} : c.profiles;
 	std::vector<cost_profile> profiles;
-	for (const std::string& p : c.profiles.empty() ? std::vector<std::string>{"numa1", "numa2"} : c.profiles)
+	for (const std::string& p : given)
 		profiles.push_back(load_profile(p));
 	const std::vector<strategy*> chosen = c.sel.resolve();
 	const cost_row base = measure(registry::global().get("nocont"), o);
+	// A percentage over a baseline the profile weighs at nothing is 0/0:
+	// refused, not printed as +0.0 %.
+	for (std::size_t k = 0; k < profiles.size(); k++)
+		if (!(profiles[k].weigh(base.counts, base.pages) > 0))
+			throw usage_error(fmt::format("--profile '{}': its weights give the nocont baseline of {} a cost of 0; "
+						      "expected a profile with a positive \"page\" or \"read\" weight",
+						      given[k], to_string(o.scen)));
 	std::vector<cost_row> rows;
 	for (strategy* s : chosen)
 		rows.push_back(s->info().name == "nocont" ? base : measure(*s, o));
@@ -121,12 +143,32 @@ action define_cost(CLI::App& sub)
 {
 	auto c = std::make_shared<cost_cli>();
 	c->sel.define(sub);
-	sub.add_option("--scenario", c->scenario, "exit, munmap, fork or madv-free (default exit)");
-	sub.add_option("--profile", c->profiles, "numa1, numa2 or a profile FILE (repeatable; default both)")
-		->type_name("P");
-	sub.add_option("--folios", c->folios, "number of 64K folios (runs) in the process (default 256)")
-		->type_name("M");
-	sub.add_option("--granule", c->granule, "4k, 16k or 64k (default 4k)")->type_name("G");
+	add_once(
+		sub, "--scenario",
+		[c](const std::string& n) {
+			cost_scenario(n);
+			c->scenario = n;
+		},
+		"exit, exit-per-entry, munmap (or dontneed), fork or madv-free (default exit)", "NAME");
+	add_repeatable(
+		sub, "--profile",
+		[c](const std::string& p) {
+			if (p.empty())
+				throw usage_error("--profile '': expected numa1, numa2 or a profile FILE");
+			c->profiles.push_back(p);
+		},
+		"numa1, numa2 or a profile FILE (repeatable; default both)", "P");
+	add_once(
+		sub, "--folios",
+		[c](const std::string& n) { c->folios = parse_count("--folios", n, 1, max_folios, "folios"); },
+		"number of 64K folios (runs) in the process, 1 to 65536 (default 256)", "M");
+	add_once(
+		sub, "--granule",
+		[c](const std::string& g) {
+			parse_granule_flag("--granule", g);
+			c->granule = g;
+		},
+		"4k, 16k or 64k (default 4k)", "G");
 	sub.add_flag("--json", c->json, "print the counts and percentages as JSON");
 	return [c] { return run_cost(*c); };
 }

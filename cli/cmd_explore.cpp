@@ -6,7 +6,9 @@
 // rulers that the checker confirms twice.
 
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "explore/explorer.h"
 #include "model/errors.h"
 
@@ -25,7 +28,7 @@ namespace ptespec::cli {
 namespace {
 
 struct explore_cli {
-	std::string strategy;
+	std::optional<std::string> strategy;
 	std::string scenario = "all";
 	std::string granule = "4k";
 	std::size_t cont_ptes = 0;
@@ -43,13 +46,36 @@ std::vector<explore::scenario> chosen_scenarios(const std::string& name)
 	using namespace explore;
 	if (name == "all")
 		return explored_scenarios();
-	for (scenario s : explored_scenarios())
-		if (to_string(s) == name)
-			return {s};
-	std::string known = "all";
-	for (scenario s : explored_scenarios())
-		known += fmt::format(", {}", to_string(s));
-	throw usage_error(fmt::format("--scenario '{}': expected one of {}", name, known));
+	return {parse_scenario_flag("--scenario", name, explored_scenarios(),
+				    "munmap is cost's zap over whole runs; explore's zaps with full=0 are dontneed-start, "
+				    "-end and -inner",
+				    "all")};
+}
+
+// The most initial states a search may start from: what --initial all
+// allows (4^8, tables of at most 8 entries).  More are refused before the
+// search starts: each state is a search of its own.
+constexpr std::uint64_t max_initial_states = 65536;
+
+// How many initial states --initial sparse gives a table of n entries: every
+// choice of at most f flagged entries, each young, dirty or both, plus the
+// three uniform tables.  Saturates past the limit.
+std::uint64_t sparse_states(std::size_t n, std::size_t f)
+{
+	std::uint64_t total = 0, choose = 1, pow3 = 1;
+	for (std::size_t k = 0; k <= std::min(f, n); k++) {
+		if (k > 0) {
+			choose = choose * (n - k + 1) / k;
+			pow3 *= 3;
+		}
+		const long double term = static_cast<long double>(choose) * static_cast<long double>(pow3);
+		if (term > max_initial_states || choose > max_initial_states)
+			return max_initial_states + 1;
+		total += static_cast<std::uint64_t>(term);
+		if (total > max_initial_states)
+			return total;
+	}
+	return total + (f < n ? 3 : 0);
 }
 
 // The initial states, said short enough for the verdict line.
@@ -182,7 +208,9 @@ std::string verdict_line(const explore::sweep_result& r, const explore_cli& c)
 int run_explore(const explore_cli& c)
 {
 	using namespace explore;
-	strategy& s = registry::global().get(c.strategy);
+	if (!c.strategy)
+		throw usage_error("explore: no strategy chosen; expected --strategy NAME (see 'ptespec list')");
+	strategy& s = parse_strategy("--strategy", *c.strategy);
 	const std::vector<scenario> which = chosen_scenarios(c.scenario);
 	explore_options o;
 	o.scen = which.front();
@@ -198,9 +226,20 @@ int run_explore(const explore_cli& c)
 	o.initial_flagged = c.initial_flagged;
 	o.reduce = !c.no_reduce;
 	o.all_violations = c.all_violations;
-	if (c.time_limit < 0)
-		throw usage_error(fmt::format("--time-limit {}: expected seconds >= 0", c.time_limit));
 	o.time_limit = c.time_limit;
+	// Counted before anything runs: a search over more initial states
+	// than this would run for days and say nothing meanwhile.
+	if (o.initial == initial_set::sparse)
+		for (scenario sc : which) {
+			const std::size_t n = scenario_runs(sc) * (o.scaled_runs ? explored_cont_ptes(sc, o.geo) : o.geo.cont_ptes);
+			const std::uint64_t states = sparse_states(n, c.initial_flagged);
+			if (states > max_initial_states)
+				throw usage_error(fmt::format("--initial-flagged {}: {} initial states for {}'s {} entries; "
+							      "expected at most {} (the 4^8 of --initial all): a smaller F",
+							      c.initial_flagged,
+							      states > max_initial_states + 1 ? std::to_string(states) : "more than 65536",
+							      to_string(sc), n, max_initial_states));
+		}
 	auto current = std::make_shared<std::string>();
 	if (isatty(STDERR_FILENO)) {
 		o.scenario_begins = [current](scenario sc) { *current = std::string(to_string(sc)); };
@@ -281,27 +320,56 @@ int run_explore(const explore_cli& c)
 action define_explore(CLI::App& sub)
 {
 	auto c = std::make_shared<explore_cli>();
-	sub.add_option("--strategy", c->strategy, "the strategy to explore (see 'ptespec list')")
-		->type_name("NAME")
-		->required();
-	sub.add_option("--scenario", c->scenario,
-		       "all (default: every scenario below, one after another), exit, exit-per-entry, "
-		       "dontneed-start, dontneed-end, dontneed-inner, fork or madv-free")
-		->type_name("NAME");
-	sub.add_option("--granule", c->granule, "4k, 16k or 64k (default 4k)")->type_name("G");
-	sub.add_option("--cont-ptes", c->cont_ptes, "override CONT_PTES (a power of two, 2..128) to scale the run")
-		->type_name("N");
-	sub.add_option("--hw-events", c->hw_events, "place up to K hardware events, 0..6 (default 2)")->type_name("K");
-	sub.add_option("--initial", c->initial,
-		       "initial young/dirty states: sparse (default) or all (tables of at most 8 entries)");
-	sub.add_option("--initial-flagged", c->initial_flagged, "sparse: at most F flagged entries (default 1)")
-		->type_name("F");
+	add_once(
+		sub, "--strategy", [c](const std::string& n) { c->strategy = n; },
+		"the strategy to explore (required; see 'ptespec list')", "NAME");
+	add_once(
+		sub, "--scenario",
+		[c](const std::string& n) {
+			chosen_scenarios(n);
+			c->scenario = n;
+		},
+		"all (default: every scenario below, one after another), exit, exit-per-entry, "
+		"dontneed-start, dontneed-end, dontneed-inner, fork or madv-free",
+		"NAME");
+	add_once(
+		sub, "--granule",
+		[c](const std::string& g) {
+			parse_granule_flag("--granule", g);
+			c->granule = g;
+		},
+		"4k, 16k or 64k (default 4k)", "G");
+	add_once(
+		sub, "--cont-ptes",
+		[c](const std::string& n) {
+			const std::uint64_t v = parse_count("--cont-ptes", n, 2, 128);
+			if ((v & (v - 1)) != 0)
+				throw usage_error(fmt::format("--cont-ptes {}: expected a power of two from 2 to 128", n));
+			c->cont_ptes = v;
+		},
+		"override CONT_PTES (a power of two, 2..128) to scale the run", "N");
+	add_once(
+		sub, "--hw-events",
+		[c](const std::string& n) { c->hw_events = static_cast<int>(parse_count("--hw-events", n, 0, 6, "events")); },
+		"place up to K hardware events, 0..6 (default 2; the search grows as the power K)", "K");
+	add_once(
+		sub, "--initial", [c](const std::string& n) { c->initial = parse_choice("--initial", n, {"sparse", "all"}); },
+		"initial young/dirty states: sparse (default) or all (tables of at most 8 entries)", "SET");
+	add_once(
+		sub, "--initial-flagged",
+		[c](const std::string& n) {
+			c->initial_flagged = static_cast<unsigned>(parse_count("--initial-flagged", n, 0, 128, "entries"));
+		},
+		"sparse: at most F flagged entries (default 1; refused past 65536 initial states)", "F");
 	sub.add_flag("--no-reduce", c->no_reduce, "place events at every point, page and landing (no reduction)");
 	sub.add_flag("--all-violations", c->all_violations,
 		     "go on after a scenario's first violation and name every property it shows");
-	sub.add_option("--time-limit", c->time_limit,
-		       "stop the whole search after this many seconds (reported as INCOMPLETE, exit 4)")
-		->type_name("S");
+	add_once(
+		sub, "--time-limit",
+		[c](const std::string& t) { c->time_limit = parse_seconds("--time-limit", t, 86400, "no limit"); },
+		"stop the whole search after this many seconds, up to 86400 (reported as INCOMPLETE, exit 4; default "
+		"0: no limit)",
+		"S");
 	sub.add_flag("--json", c->json,
 		     "print {\"schema\":1,\"strategy\",\"hw_events\",\"scenarios\":[{\"scenario\",\"calls\",\"range\","
 		     "\"initial_states\",\"explored\",\"status\",\"violation\"...}],\"complete\",\"verdict\"...}");

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/proof_flags.h"
 #include "cli/selection.h"
 #include "model/errors.h"
@@ -150,9 +151,9 @@ action define_prove(CLI::App& sub)
 	sub.add_flag("--every-range", p->every_range,
 		     "batch-or over every (start, length) of two runs at CONT_PTES 16 and 32 (default: the run-edge "
 		     "starts and ends)");
-	sub.add_option("--obligation", p->obligations,
-		       "only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call")
-		->type_name("PREFIX");
+	add_repeatable(
+		sub, "--obligation", [p](const std::string& o) { p->obligations.push_back(o); },
+		"only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call", "PREFIX");
 	sub.add_flag("--json", p->json, "print the results as JSON");
 	return [p] { return run_prove(*p); };
 }

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "explore/cost.h"
 #include "model/errors.h"
 #include "proofs/catalogue.h"
@@ -32,7 +33,6 @@ namespace fs = std::filesystem;
 struct report_cli {
 	std::string out = "report";
 	int cases = 0;	// 0: the granule's default
-	CLI::Option* cases_opt = nullptr;
 	std::uint64_t seed = 1;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
@@ -207,8 +207,6 @@ int run_report(const report_cli& c)
 	const std::string gnuplot = find_on_path("gnuplot");
 	if (gnuplot.empty())
 		throw usage_error("gnuplot: not found on PATH; expected it to draw the cost chart (Debian: gnuplot-nox)");
-	check_cases(c.cases, c.cases_opt->count() > 0);
-	parse_granule(c.proof_granule);	// refused before the long work starts
 	const fs::path dir(c.out);
 	std::error_code ec;
 	fs::create_directories(dir, ec);
@@ -240,14 +238,34 @@ int run_report(const report_cli& c)
 action define_report(CLI::App& sub)
 {
 	auto c = std::make_shared<report_cli>();
-	sub.add_option("--out", c->out, "directory for report.md, cost.dat, cost.gp, cost.png (default ./report)")
-		->type_name("DIR");
-	c->cases_opt =
-		sub.add_option("--cases", c->cases, "RapidCheck cases per strategy and property (default: check's)");
-	sub.add_option("--seed", c->seed, "seed of the property runs (default 1)");
-	sub.add_option("--folios", c->folios, "64K folios in the cost workload (default 256)")->type_name("M");
-	sub.add_option("--proof-granule", c->proof_granule, "granule of the proofs section: 4k, 16k or 64k (default 4k)")
-		->type_name("G");
+	// Every value is refused as the command line is read: the report's
+	// long work must not start on one it would stop at.
+	add_once(
+		sub, "--out",
+		[c](const std::string& d) {
+			if (d.empty())
+				throw usage_error("--out '': expected a DIR to write the report into");
+			c->out = d;
+		},
+		"directory for report.md, cost.dat, cost.gp, cost.png (default ./report)", "DIR");
+	add_once(
+		sub, "--cases",
+		[c](const std::string& n) { c->cases = static_cast<int>(parse_count("--cases", n, 1, max_cases, "cases")); },
+		"RapidCheck cases per strategy and property, 1 to 1000000 (default: check's)", "N");
+	add_once(
+		sub, "--seed", [c](const std::string& s) { c->seed = parse_seed("--seed", s); },
+		"seed of the property runs, decimal or 0x-hex (default 1)", "S");
+	add_once(
+		sub, "--folios",
+		[c](const std::string& n) { c->folios = parse_count("--folios", n, 1, max_folios, "folios"); },
+		"64K folios in the cost workload, 1 to 65536 (default 256)", "M");
+	add_once(
+		sub, "--proof-granule",
+		[c](const std::string& g) {
+			parse_granule_flag("--proof-granule", g);
+			c->proof_granule = g;
+		},
+		"granule of the proofs section: 4k, 16k or 64k (default 4k)", "G");
 	return [c] { return run_report(*c); };
 }
 

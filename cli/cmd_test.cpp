@@ -3,10 +3,12 @@
 // a strategies x properties table, the shrunk counterexamples, and
 // "N passed, N failed".
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/selection.h"
 #include "cli/verdicts.h"
 #include "model/errors.h"
@@ -31,10 +34,10 @@ namespace {
 struct test_options {
 	selection sel;
 	std::vector<std::string> properties;
-	std::vector<std::string> granules{"4k"};
+	std::vector<granule> granules{granule::k4};
+	bool given_granule = false;
 	int cases = 0;	// 0: the granule's default
-	CLI::Option* cases_opt = nullptr;
-	std::string seed;
+	std::optional<std::uint64_t> seed;	// none: draw one
 	bool adversarial = false;
 	bool json = false;
 	bool verbose = false;
@@ -120,28 +123,9 @@ int run_test(const test_options& t)
 {
 	const std::vector<strategy*> strategies = t.sel.resolve();
 	const std::vector<property> props = chosen_properties(t.properties);
-	std::vector<granule> grans;
-	for (const std::string& g : t.granules) {
-		if (g == "all") {
-			grans = {granule::k4, granule::k16, granule::k64};
-			break;
-		}
-		grans.push_back(parse_granule(g));
-	}
-	check_cases(t.cases, t.cases_opt->count() > 0);
-	std::uint64_t seed = 0;
-	if (t.seed.empty()) {
-		seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32);
-	} else {
-		try {
-			std::size_t used = 0;
-			seed = std::stoull(t.seed, &used, 0);
-			if (used != t.seed.size())
-				throw std::invalid_argument("trailing");
-		} catch (const std::exception&) {
-			throw usage_error(fmt::format("--seed '{}': expected an unsigned 64-bit number", t.seed));
-		}
-	}
+	const std::vector<granule>& grans = t.granules;
+	const std::uint64_t seed =
+		t.seed ? *t.seed : std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32);
 
 	if (!t.json) {
 		fmt::print("seed {}\n", seed);
@@ -260,13 +244,36 @@ action define_test(CLI::App& sub)
 {
 	auto t = std::make_shared<test_options>();
 	t->sel.define(sub);
-	sub.add_option("--property", t->properties, "judge only this property (repeatable; default: all)")
-		->type_name("NAME");
-	sub.add_option("--granule", t->granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
-	t->cases_opt = sub.add_option("--cases", t->cases,
-				      "RapidCheck cases per strategy and property (default: per granule, measured; "
-				      "see the README)");
-	sub.add_option("--seed", t->seed, "seed to reproduce a run (default: random, printed first)");
+	add_repeatable(
+		sub, "--property",
+		[t](const std::string& p) {
+			t->properties.push_back(p);
+			chosen_properties({p});
+		},
+		"judge only this property (repeatable; default: all)", "NAME");
+	add_repeatable(
+		sub, "--granule",
+		[t](const std::string& g) {
+			if (!t->given_granule)
+				t->granules.clear();
+			t->given_granule = true;
+			const std::vector<granule> gs = parse_granules("--granule", {g});
+			if (g == "all")
+				t->granules = gs;	// all three, in order, whatever else was named
+			else if (std::find(t->granules.begin(), t->granules.end(), gs.front()) == t->granules.end() &&
+				 t->granules.size() < 3)
+				t->granules.push_back(gs.front());
+		},
+		"4k, 16k, 64k or all (repeatable; default 4k)", "G");
+	add_once(
+		sub, "--cases",
+		[t](const std::string& n) { t->cases = static_cast<int>(parse_count("--cases", n, 1, max_cases, "cases")); },
+		"RapidCheck cases per strategy and property, 1 to 1000000 (default: per granule, measured; see the "
+		"README)",
+		"N");
+	add_once(
+		sub, "--seed", [t](const std::string& s) { t->seed = parse_seed("--seed", s); },
+		"seed to reproduce a run, decimal or 0x-hex (default: random, printed first)", "S");
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");

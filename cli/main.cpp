@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "impl/plugin_api.h"
 #include "model/errors.h"
 
@@ -102,6 +103,7 @@ int run(int argc, char** argv)
 		subs.emplace_back(sub, c.define(*sub));
 	}
 
+	reject_empty_values(app, argc, argv);
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::CallForHelp& e) {
@@ -111,7 +113,7 @@ int run(int argc, char** argv)
 	} catch (const CLI::CallForVersion& e) {
 		return app.exit(e);
 	} catch (const CLI::ParseError& e) {
-		throw usage_error(one_line(e.what()));
+		throw usage_error(one_line(parse_error_text(app, e)));
 	}
 
 	const CLI::App* chosen = nullptr;
@@ -126,8 +128,11 @@ int run(int argc, char** argv)
 		throw usage_error(fmt::format("no command given; expected one of: {} (see 'ptespec --help')",
 					      command_names()));
 
-	for (const std::string& p : plugins)
+	for (const std::string& p : plugins) {
+		if (p.empty())
+			throw usage_error("--plugin '': expected a FILE, a module built with ptespec_add_plugin");
 		load_plugin(p);
+	}
 	return (*act)();
 }
 

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/flags.h"
 #include "model/errors.h"
 #include "proofs/catalogue.h"
 
@@ -9,19 +10,32 @@ namespace ptespec::cli {
 
 void proof_flags::define(CLI::App& sub)
 {
-	sub.add_option("--granule", granules, "4k, 16k, 64k or all (repeatable; default 4k)")->type_name("G");
-	sub.add_option("--jobs", jobs, "obligations proved at once, each in a process of its own (default: one per core)")
-		->check(CLI::Range(1u, 64u))
-		->type_name("N");
-	sub.add_option("--timeout-ms", timeout_ms, "solver time limit per formula (default 60000)");
+	add_repeatable(
+		sub, "--granule",
+		[this](const std::string& g) {
+			if (!given_granule)
+				granules.clear();
+			given_granule = true;
+			parse_granules("--granule", {g});
+			granules.push_back(g);
+		},
+		"4k, 16k, 64k or all (repeatable; default 4k)", "G");
+	add_once(
+		sub, "--jobs",
+		[this](const std::string& n) { jobs = static_cast<unsigned>(parse_count("--jobs", n, 1, max_jobs)); },
+		"obligations proved at once, each in a process of its own, 1 to 64 (default: one per core)", "N");
+	add_once(
+		sub, "--timeout-ms",
+		[this](const std::string& n) {
+			timeout_ms = static_cast<unsigned>(parse_count("--timeout-ms", n, 1, max_timeout_ms, "milliseconds"));
+		},
+		"solver time limit per formula, 1 to 86400000 (default 60000)", "MS");
 }
 
-std::vector<granule> proof_flags::grans() const { return proofs::granules_of(granules); }
+std::vector<granule> proof_flags::grans() const { return parse_granules("--granule", granules); }
 
 proofs::prove_options proof_flags::options() const
 {
-	if (timeout_ms == 0)
-		throw usage_error("--timeout-ms 0: expected a positive number of milliseconds");
 	proofs::prove_options o;
 	o.timeout_ms = timeout_ms;
 	o.jobs = jobs;

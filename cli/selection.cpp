@@ -2,14 +2,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/flags.h"
 #include "model/errors.h"
 
 namespace ptespec::cli {
 
 void selection::define(CLI::App& sub)
 {
-	sub.add_option("--strategy", names, "a strategy to judge (repeatable; see 'ptespec list')")
-		->type_name("NAME");
+	// Names are looked up in resolve(): plugins load after parsing.
+	add_repeatable(sub, "--strategy", [this](const std::string& n) { names.push_back(n); },
+		       "a strategy to judge (repeatable; see 'ptespec list')", "NAME");
 	sub.add_flag("--all", all, "judge every registered strategy");
 }
 
@@ -23,7 +25,7 @@ std::vector<strategy*> selection::resolve() const
 		throw usage_error("no strategy chosen: expected --strategy NAME or --all");
 	std::vector<strategy*> out;
 	for (const std::string& n : names)
-		out.push_back(&registry::global().get(n));
+		out.push_back(&parse_strategy("--strategy", n));
 	return out;
 }
 
