@@ -2,8 +2,8 @@
 // observer, no hardware, no harness), so the figure is the strategy's own
 // work on a real table and the counters beside it are the cost model's.
 //
-//   BM_exit/<strategy>   map 256 64K folios (untimed), then the exit walk:
-//                        ptep_get each entry the way zap does, clear a
+//   BM_exit/<strategy>   map 256 64K folios (untimed), then core-mm's exit
+//                        walk (mm/callers.h): ptep_get each entry, clear a
 //                        folded run or a folio's batch with
 //                        get_and_clear_full_ptes, one final flush.
 //
@@ -13,6 +13,7 @@
 
 #include "explore/scenario.h"
 #include "impl/strategy.h"
+#include "mm/callers.h"
 #include "model/pte.h"
 
 namespace ptespec {
@@ -22,36 +23,31 @@ constexpr std::size_t folios = 256;
 
 call_result invoke(strategy& s, machine& m, call c) { return s.invoke(m, c); }
 
-// zap_pte_range for exit, without the harness: a valid CONT entry stands
-// for the rest of its run (pte_batch_hint); otherwise the batch grows while
-// the next entry maps the next page of the same folio.
+// The callers' calls straight on the machine: no checker, no hardware.
+class bare_sink final : public mm::call_sink {
+public:
+	bare_sink(strategy& s, machine& m) : s_(s), m_(m) {}
+	bool implements(call_kind k) const override { return s_.implements(k); }
+	std::optional<call_result> run(const call& c) override
+	{
+		if (!s_.implements(c.kind))
+			return std::nullopt;
+		return invoke(s_, m_, c);
+	}
+	void flush_range(std::size_t first, std::size_t nr) override { m_.flush_tlb_range(first, nr); }
+
+private:
+	strategy& s_;
+	machine& m_;
+};
+
+// zap_pte_range for exit (mm/callers.h), over the whole table.
 void exit_walk(strategy& s, machine& m)
 {
-	const geometry& g = m.geo();
-	const bool batched = s.implements(call_kind::get_and_clear_full_ptes);
-	for (std::size_t i = 0; i < m.size();) {
-		const std::uint64_t v = *invoke(s, m, {call_kind::ptep_get, i, 1, false, 0, 0}).pte;
-		if (pte_none(v)) {
-			i++;
-			continue;
-		}
-		std::size_t nr = 1;
-		if (batched) {
-			const std::size_t end = g.run_start(i) + g.cont_ptes;	// one folio per run here
-			nr = pte_valid_cont(v) ? end - i : 1;
-			while (i + nr < end) {
-				const std::uint64_t w = *invoke(s, m, {call_kind::ptep_get, i + nr, 1, false, 0, 0}).pte;
-				if (!pte_valid(w))
-					break;
-				nr = pte_valid_cont(w) ? end - i : nr + 1;
-			}
-			invoke(s, m, {call_kind::get_and_clear_full_ptes, i, nr, true, 0, 0});
-		} else {
-			invoke(s, m, {call_kind::ptep_get_and_clear_full, i, 1, true, 0, 0});
-		}
-		i += nr;
-	}
-	m.flush_tlb_range(0, m.size());
+	bare_sink sink(s, m);
+	mm::zap_options o;
+	o.full = true;
+	mm::zap_pte_range(sink, {m.geo(), m.folios()}, 0, m.size(), o);
 }
 
 } // namespace

@@ -17,8 +17,8 @@
 
 #include "cli/command.h"
 #include "cli/ruler.h"
-#include "cli/zap.h"
 #include "impl/strategy.h"
+#include "mm/callers.h"
 #include "model/checker.h"
 #include "model/errors.h"
 #include "model/hardware.h"
@@ -238,6 +238,25 @@ private:
 	std::set<call_kind> made_;
 };
 
+// The demo's calls run straight on its machine, watched by the transcript
+// and the checker through the machine's observer.
+class demo_sink final : public mm::call_sink {
+public:
+	demo_sink(strategy& s, machine& m) : s_(s), m_(m) {}
+	bool implements(call_kind k) const override { return s_.implements(k); }
+	std::optional<call_result> run(const call& c) override
+	{
+		if (!s_.implements(c.kind))
+			return std::nullopt;
+		return run_call(s_, m_, c);
+	}
+	void flush_range(std::size_t first, std::size_t nr) override { m_.flush_tlb_range(first, nr); }
+
+private:
+	strategy& s_;
+	machine& m_;
+};
+
 // Why a property says nothing about this run, if it does not.
 std::optional<std::string> not_exercised(property p, const transcript& tr)
 {
@@ -266,7 +285,10 @@ int run_demo(const demo_options& o)
 	if (!s.implements(call_kind::set_ptes))
 		throw usage_error(fmt::format("strategy '{}' does not implement set_ptes, which the demo maps with",
 					      s.info().name));
-	require_zap_calls(s);
+	for (call_kind k : {call_kind::ptep_get, call_kind::ptep_get_and_clear_full})
+		if (!s.implements(k))
+			throw usage_error(fmt::format("strategy '{}' does not implement {}, which the exit teardown needs",
+						      s.info().name, to_string(k)));
 
 	std::random_device rd;
 	const std::uint64_t seed = given ? *given : (std::uint64_t{rd()} << 32) ^ rd();
@@ -313,16 +335,9 @@ int run_demo(const demo_options& o)
 
 	// The fault path runs before anything can touch the pages.
 	tr.section("map: set_ptes of each folio, as the fault path does");
-	call map;
-	map.kind = call_kind::set_ptes;
-	map.index = 0;
-	map.nr = a.nr_pages;
-	map.pte = pfn_pte(a.first_pfn, prot, geo);
-	run_call(s, m, map);
-	map.index = geo.cont_ptes;
-	map.nr = b.nr_pages;
-	map.pte = pfn_pte(b.first_pfn, prot, geo);
-	run_call(s, m, map);
+	demo_sink sink(s, m);
+	mm::fault_map(sink, 0, a.nr_pages, pfn_pte(a.first_pfn, prot, geo));
+	mm::fault_map(sink, geo.cont_ptes, b.nr_pages, pfn_pte(b.first_pfn, prot, geo));
 
 	m.set_hardware(&hw);
 	tr.section("run: the program touches its pages (hardware only)");
@@ -335,7 +350,10 @@ int run_demo(const demo_options& o)
 
 	tr.section(fmt::format("exit: zap walks #0 upwards with full=1, {}, while the hardware keeps going",
 			       o.per_entry ? "entry by entry" : "a folio's entries in one batch"));
-	zap_exit(s, m, 0, n, !o.per_entry);
+	mm::zap_options zo;
+	zo.full = true;
+	zo.batched = !o.per_entry;
+	mm::zap_pte_range(sink, {geo, m.folios()}, 0, n, zo);
 	tr.flush_skips();
 	tr.show("  final", m.table());
 

@@ -29,7 +29,8 @@ inline void check_call_range(const call& c, std::size_t table_size, const geomet
 		throw usage_error("table of " + std::to_string(table_size) + " entries: expected a multiple of CONT_PTES (" +
 				  std::to_string(geo.cont_ptes) + ")");
 	const bool ranged = c.kind == call_kind::set_ptes || c.kind == call_kind::get_and_clear_full_ptes ||
-			    c.kind == call_kind::clear_full_ptes || c.kind == call_kind::wrprotect_ptes ||
+			    c.kind == call_kind::clear_full_ptes || c.kind == call_kind::clear_non_present_ptes ||
+			    c.kind == call_kind::wrprotect_ptes ||
 			    c.kind == call_kind::clear_young_dirty_ptes;
 	const std::size_t nr = ranged ? c.nr : 1;
 	if (nr == 0 || c.index >= table_size || nr > table_size - c.index)
@@ -130,6 +131,21 @@ typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* prob
 			return r;
 		}
 		break;
+	case call_kind::clear_non_present_ptes:
+		if (probe) {
+			*probe = true;
+			return r;
+		}
+		if constexpr (requires { s.clear_non_present_ptes(m, c.index, c.nr); }) {
+			s.clear_non_present_ptes(m, c.index, c.nr);
+		} else {
+			// Core-mm's generic definition, which every strategy has:
+			// a swap entry or marker is cleared by a plain store (arm64's
+			// pte_clear), since no run holds a non-present entry.
+			for (std::size_t k = 0; k < c.nr; k++)
+				m.write(c.index + k, m.lit(0));
+		}
+		return r;
 	case call_kind::ptep_test_and_clear_young:
 		if constexpr (requires { s.ptep_test_and_clear_young(m, c.index); }) {
 			if (probe) {

@@ -108,6 +108,18 @@ struct mainline_ops : pte_primitives<M, Self> {
 		self().contpte_clear_full_ptes(m, i, nr, full);
 	}
 
+	// arm64 does not wrap pte_clear: core-mm uses it on non-present
+	// entries only, and no run holds one, so there is nothing to unfold.
+	void pte_clear(M& m, std::size_t i) { self().__pte_clear(m, i); }
+
+	// Core-mm's generic definition, which arm64 keeps: zap clears swap
+	// entries and markers one pte_clear at a time.
+	void clear_non_present_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		for (std::size_t k = 0; k < nr; k++)
+			self().pte_clear(m, i + k);
+	}
+
 	B ptep_test_and_clear_young(M& m, std::size_t i)
 	{
 		const W orig = self().__ptep_get(m, i);

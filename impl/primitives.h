@@ -28,6 +28,7 @@ struct pte_primitives {
 	W __ptep_get(M& m, std::size_t i) { return m.read(i); }
 	void __set_pte(M& m, std::size_t i, const W& pte) { m.write(i, pte); }
 	W __ptep_get_and_clear(M& m, std::size_t i) { return m.exchange(i, m.lit(0)); }
+	void __pte_clear(M& m, std::size_t i) { self().__set_pte(m, i, m.lit(0)); }
 
 	void __set_ptes(M& m, std::size_t i, W pte, std::size_t nr)
 	{

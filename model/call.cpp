@@ -15,6 +15,7 @@ constexpr std::array<std::string_view, nr_call_kinds> names = {
 	"ptep_get_and_clear_full",
 	"get_and_clear_full_ptes",
 	"clear_full_ptes",
+	"clear_non_present_ptes",
 	"ptep_test_and_clear_young",
 	"ptep_clear_flush_young",
 	"wrprotect_ptes",
@@ -64,6 +65,11 @@ call_semantics semantics_of(const call& c)
 		// legitimate consumption without a report.
 		s.consumes_young = s.consumes_dirty = s.unmaps = true;
 		break;
+	case call_kind::clear_non_present_ptes:
+		// Swap entries and markers carry no access or dirty state: the
+		// entries only become none.
+		s.unmaps = true;
+		break;
 	case call_kind::ptep_test_and_clear_young:
 	case call_kind::ptep_clear_flush_young:
 		// Reports young only; core-mm tracks access per folio, so the
@@ -98,6 +104,8 @@ std::string describe(const call& c)
 		return fmt::format("{}(#{}, full={})", to_string(c.kind), c.index, c.full ? 1 : 0);
 	case call_kind::wrprotect_ptes:
 		return fmt::format("wrprotect_ptes(#{}, nr={})", c.index, c.nr);
+	case call_kind::clear_non_present_ptes:
+		return fmt::format("clear_non_present_ptes(#{}, nr={})", c.index, c.nr);
 	case call_kind::clear_young_dirty_ptes:
 		return fmt::format("clear_young_dirty_ptes(#{}, nr={}, {}{})", c.index, c.nr,
 				   (c.flags & CYDP_CLEAR_YOUNG) ? "CYDP_CLEAR_YOUNG" : "",

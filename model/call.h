@@ -18,6 +18,7 @@ enum class call_kind {
 	ptep_get_and_clear_full,
 	get_and_clear_full_ptes,
 	clear_full_ptes,
+	clear_non_present_ptes,
 	ptep_test_and_clear_young,
 	ptep_clear_flush_young,
 	wrprotect_ptes,
@@ -26,7 +27,7 @@ enum class call_kind {
 	contpte_try_fold,
 	contpte_try_unfold,
 };
-inline constexpr std::size_t nr_call_kinds = 14;
+inline constexpr std::size_t nr_call_kinds = 15;
 
 // clear_young_dirty_ptes flags (CYDP_*).
 inline constexpr unsigned CYDP_CLEAR_YOUNG = 1;

@@ -109,134 +109,34 @@ void harness::idle()
 
 void harness::fault_map(std::size_t first, std::size_t nr, std::uint64_t prot)
 {
-	call c{call_kind::set_ptes, first, nr, false, pte_for(first, prot), 0};
-	do_call(c);
+	mm::fault_map(*this, first, nr, pte_for(first, prot));
 }
 
 void harness::fault_pages(std::size_t first, std::size_t nr, std::uint64_t prot)
 {
-	for (std::size_t p = first; p < first + nr; p++)
-		do_call({call_kind::set_ptes, p, 1, false, pte_for(p, prot), 0});
-}
-
-// How many entries from i on map consecutive pages of i's folio with the
-// same attributes, found the way folio_pte_batch finds them: ptep_get each
-// candidate, except that pte_batch_hint lets it skip the rest of a run
-// whose entry read as CONT (the run maps consecutive pages by definition).
-std::size_t harness::batch_len(std::size_t i, std::size_t last, std::uint64_t first_val, bool writable_only)
-{
-	const std::size_t folio = w_.folio_of_page(i);
-	const std::size_t end = std::min(last, w_.folio_first_page(folio) + w_.folios[folio].nr_pages);
-	auto hint = [&](std::size_t j, std::uint64_t v) {
-		return pte_valid_cont(v) ? w_.geo.run_start(j) + w_.geo.cont_ptes - j : std::size_t{1};
-	};
-	std::size_t nr = std::min(hint(i, first_val), end - i);
-	const std::size_t limit = batch_limit_ ? batch_limit_ : end - i;
-	nr = std::min(nr, limit);
-	while (i + nr < end && nr < limit) {
-		auto r = do_call({call_kind::ptep_get, i + nr, 1, false, 0, 0});
-		if (!r || !r->pte)
-			break;
-		const std::uint64_t v = *r->pte;
-		const std::uint64_t want = pte_advance_pfn(first_val, nr, w_.geo);
-		if (!pte_valid(v) || !pte_same_mapping(v, want) || (writable_only && !pte_write(v)))
-			break;
-		nr = std::min(std::min<std::size_t>(nr + hint(i + nr, v), end - i), limit);
-	}
-	return nr;
+	mm::fault_pages(*this, w_.geo, first, nr, pte_for(first, prot));
 }
 
 void harness::zap(std::size_t first, std::size_t last, bool full, bool batched, bool anon)
 {
-	for (std::size_t i = first; i < last;) {
-		auto r = do_call({call_kind::ptep_get, i, 1, false, 0, 0});
-		if (!r || !r->pte)
-			return;
-		const std::uint64_t v = *r->pte;
-		if (pte_none(v)) {
-			i++;
-			continue;
-		}
-		if (!pte_valid(v)) {
-			do_call({call_kind::ptep_get_and_clear_full, i, 1, full, 0, 0});
-			i++;
-			continue;
-		}
-		const call_kind k = anon ? call_kind::clear_full_ptes : call_kind::get_and_clear_full_ptes;
-		// Without the batch API, zap clears entry by entry (as core-mm did
-		// before get_and_clear_full_ptes existed).
-		if (!batched || !s_.implements(k)) {
-			do_call({call_kind::ptep_get_and_clear_full, i, 1, full, 0, 0});
-			i++;
-			continue;
-		}
-		const std::size_t nr = batch_len(i, last, v, false);
-		do_call({k, i, nr, full, 0, 0});
-		i += nr;
-	}
-	// tlb_finish_mmu: the gathered flush, before any page can be reused.
-	m_.flush_tlb_range(first, last - first);
+	mm::zap_pte_range(*this, memory(), first, last, {full, batched, anon, batch_limit_});
 }
 
 void harness::fork_wrprotect(std::size_t first, std::size_t last)
 {
-	for (std::size_t i = first; i < last;) {
-		auto r = do_call({call_kind::ptep_get, i, 1, false, 0, 0});
-		if (!r || !r->pte)
-			return;
-		if (!pte_valid(*r->pte) || !pte_write(*r->pte)) {
-			i++;
-			continue;
-		}
-		const std::size_t nr = batch_len(i, last, *r->pte, true);
-		do_call({call_kind::wrprotect_ptes, i, nr, false, 0, 0});
-		i += nr;
-	}
+	mm::copy_pte_range(*this, memory(), first, last, batch_limit_);
 }
 
 void harness::madv_free(std::size_t first, std::size_t last)
 {
-	for (std::size_t i = first; i < last;) {
-		auto r = do_call({call_kind::ptep_get, i, 1, false, 0, 0});
-		if (!r || !r->pte)
-			return;
-		if (!pte_valid(*r->pte)) {
-			i++;
-			continue;
-		}
-		const std::size_t nr = batch_len(i, last, *r->pte, false);
-		do_call({call_kind::clear_young_dirty_ptes, i, nr, false, 0, CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY});
-		i += nr;
-	}
+	mm::madvise_free_pte_range(*this, memory(), first, last, batch_limit_);
 }
 
-void harness::reclaim(std::size_t page, bool flush)
-{
-	do_call({flush ? call_kind::ptep_clear_flush_young : call_kind::ptep_test_and_clear_young, page, 1, false, 0,
-		 0});
-}
+void harness::reclaim(std::size_t page, bool flush) { mm::reclaim_young(*this, page, flush); }
 
-void harness::access_fault(std::size_t page, bool write, bool reuse)
-{
-	auto r = do_call({call_kind::ptep_get, page, 1, false, 0, 0});
-	if (!r || !r->pte || !pte_valid(*r->pte))
-		return;
-	std::uint64_t entry = pte_mkyoung(*r->pte);
-	// A write through a read-only entry of a writable VMA is do_wp_page's:
-	// the page is reused in place (an exclusive anon page after fork), and
-	// the entry made writable and dirty -- the one call that raises write
-	// permission.
-	const bool upgrade = write && reuse && !pte_write(entry);
-	const bool dirty = write && (pte_write(entry) || upgrade);
-	if (dirty)
-		entry = upgrade ? pte_mkwrite(pte_mkdirty(entry)) : pte_mkdirty(entry);
-	do_call({call_kind::ptep_set_access_flags, page, 1, false, entry, dirty ? 1u : 0u});
-}
+void harness::access_fault(std::size_t page, bool write, bool reuse) { mm::access_fault(*this, page, write, reuse); }
 
-void harness::swap_out(std::size_t page, std::uint64_t swp)
-{
-	do_call({call_kind::set_ptes, page, 1, false, swp, 0});
-}
+void harness::swap_out(std::size_t page, std::uint64_t swp) { mm::swap_out(*this, page, swp); }
 
 void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap)
 {
@@ -244,7 +144,7 @@ void harness::lockless_read(std::size_t page, std::optional<call> writer, std::s
 	const bool clears = writer && writer->kind == call_kind::ptep_get_and_clear;
 	const std::size_t cleared = writer ? writer->index : 0;
 	in_lockless_ = true;
-	do_call({call_kind::ptep_get_lockless, page, 1, false, 0, 0});
+	mm::gup_fast(*this, page);
 	in_lockless_ = false;
 	if (std::optional<call> late = hw_.take_writer())
 		do_call(*late);

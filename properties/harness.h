@@ -1,4 +1,4 @@
-// One strategy on one machine, driven by the core-mm callers of BRIEF §6,
+// One strategy on one machine, driven by the core-mm callers (mm/callers.h),
 // with a racing hardware agent and the checker watching every step.
 //
 // The callers keep the kernel's rules unless the world is adversarial:
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "impl/strategy.h"
+#include "mm/callers.h"
 #include "model/checker.h"
 #include "model/hardware.h"
 #include "model/machine.h"
@@ -92,7 +93,9 @@ struct property_failed {
 	violation v;
 };
 
-class harness {
+// The harness is the callers' sink: every call they make runs here, under
+// the checker.
+class harness : public mm::call_sink {
 public:
 	// A bare harness runs the same callers with no checker and no hardware:
 	// the baseline the checked run is measured against.
@@ -124,21 +127,13 @@ public:
 		batch_limit_ = 0;
 	}
 
-	// --- the callers ---
-	// Page fault: map nr pages from `first` with one set_ptes call (the
-	// kernel maps a folio, or the part of it inside the VMA, at once).
+	// --- the callers (mm/callers.h), over this harness's world ---
 	void fault_map(std::size_t first, std::size_t nr, std::uint64_t prot);
-	// Faults page by page (nr = 1), the path that folds when it completes a run.
 	void fault_pages(std::size_t first, std::size_t nr, std::uint64_t prot);
-	// zap_pte_range: exit (full) or munmap / MADV_DONTNEED.
 	void zap(std::size_t first, std::size_t last, bool full, bool batched, bool anon);
 	void fork_wrprotect(std::size_t first, std::size_t last);
 	void madv_free(std::size_t first, std::size_t last);
 	void reclaim(std::size_t page, bool flush);
-	// A fault on a mapped page: ptep_set_access_flags with the entry made
-	// young, and dirty for a write through a writable entry; a write
-	// through a read-only entry of a writable VMA (`reuse`) makes it
-	// writable and dirty too.
 	void access_fault(std::size_t page, bool write, bool reuse = false);
 	void swap_out(std::size_t page, std::uint64_t swp);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
@@ -147,6 +142,11 @@ public:
 	void lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap);
 	void idle();
 
+	// mm::call_sink
+	bool implements(call_kind k) const override { return s_.implements(k); }
+	std::optional<call_result> run(const call& c) override { return do_call(c); }
+	void flush_range(std::size_t first, std::size_t nr) override { m_.flush_tlb_range(first, nr); }
+
 	// Runs one call through the checker; false when the strategy lacks it.
 	std::optional<call_result> do_call(const call& c);
 
@@ -154,7 +154,7 @@ public:
 	std::uint64_t pte_for(std::size_t p, std::uint64_t prot) const;
 
 private:
-	std::size_t batch_len(std::size_t i, std::size_t last, std::uint64_t first_val, bool writable_only);
+	mm::memory memory() const { return {w_.geo, w_.folios}; }
 	void judge_now();
 	friend class scheduled_hardware;
 	bool in_lockless_ = false;

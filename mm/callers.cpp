@@ -1,0 +1,223 @@
+#include "mm/callers.h"
+
+#include <algorithm>
+
+#include "model/pte.h"
+
+namespace ptespec::mm {
+
+namespace {
+
+std::optional<std::uint64_t> read_entry(call_sink& s, std::size_t i)
+{
+	const std::optional<call_result> r = s.run({call_kind::ptep_get, i, 1, false, 0, 0});
+	if (!r || !r->pte)
+		return std::nullopt;
+	return *r->pte;
+}
+
+// The pages of pte's folio from pte's page on (1 when no declared folio
+// holds the pfn: a page on its own).
+std::size_t left_in_folio(const memory& mem, std::uint64_t pte)
+{
+	const std::uint64_t pfn = pte_pfn(pte, mem.geo);
+	const long f = folio_of(mem.folios, pfn);
+	if (f < 0)
+		return 1;
+	const folio_extent& fe = mem.folios[static_cast<std::size_t>(f)];
+	return static_cast<std::size_t>(fe.first_pfn + fe.nr_pages - pfn);
+}
+
+// swap_pte_batch: how many entries from i on hold the swap entries that
+// follow `swp` (the same type and bits, the next offsets), up to `last`.
+std::size_t swap_pte_batch(call_sink& s, std::size_t i, std::size_t last, std::uint64_t swp)
+{
+	constexpr std::uint64_t next_offset = std::uint64_t{1} << SWP_OFFSET_SHIFT;
+	std::size_t nr = 1;
+	for (std::uint64_t want = swp + next_offset; i + nr < last; want += next_offset) {
+		if (((want >> SWP_OFFSET_SHIFT) & SWP_OFFSET_MASK) == 0)
+			break;	// the offset would wrap: not the next entry
+		const std::optional<std::uint64_t> v = read_entry(s, i + nr);
+		if (!v || *v != want)
+			break;
+		nr++;
+	}
+	return nr;
+}
+
+} // namespace
+
+std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std::size_t last, std::uint64_t pte,
+			    bool writable_only, std::size_t limit)
+{
+	const geometry& geo = mem.geo;
+	const std::size_t end = i + std::min(last - i, left_in_folio(mem, pte));
+	const std::size_t cap = limit ? std::min(limit, end - i) : end - i;
+	// pte_batch_hint: a CONT entry says the rest of its run maps the pages
+	// that follow, so the walk need not read them.
+	auto hint = [&](std::size_t j, std::uint64_t v) {
+		return pte_valid_cont(v) ? geo.run_start(j) + geo.cont_ptes - j : std::size_t{1};
+	};
+	std::size_t nr = std::min(hint(i, pte), cap);
+	while (nr < cap) {
+		const std::optional<std::uint64_t> v = read_entry(s, i + nr);
+		if (!v)
+			break;
+		if (!pte_valid(*v) || !pte_same_mapping(*v, pte_advance_pfn(pte, nr, geo)) ||
+		    (writable_only && !pte_write(*v)))
+			break;
+		nr = std::min(nr + hint(i + nr, *v), cap);
+	}
+	return nr;
+}
+
+void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, const zap_options& o)
+{
+	const call_kind batch = o.anon ? call_kind::clear_full_ptes : call_kind::get_and_clear_full_ptes;
+	const bool batched = o.batched && s.implements(batch);
+	for (std::size_t i = first; i < last;) {
+		const std::optional<std::uint64_t> v = read_entry(s, i);
+		if (!v)
+			return;
+		if (pte_none(*v)) {
+			i++;
+			continue;
+		}
+		if (!pte_valid(*v)) {
+			// zap_nonpresent_ptes: the swap entries that follow each
+			// other go in one clear_non_present_ptes.
+			const std::size_t nr = swap_pte_batch(s, i, last, *v);
+			s.run({call_kind::clear_non_present_ptes, i, nr, false, 0, 0});
+			i += nr;
+			continue;
+		}
+		// A call that did not finish (a strategy that gave up) does not
+		// stop the walk: the next ptep_get says what is left.
+		if (!batched) {
+			s.run({call_kind::ptep_get_and_clear_full, i, 1, o.full, 0, 0});
+			i++;
+			continue;
+		}
+		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, false, o.batch_limit);
+		s.run({batch, i, nr, o.full, 0, 0});
+		i += nr;
+	}
+	// tlb_finish_mmu: the gathered flush, before any page can be reused.
+	s.flush_range(first, last - first);
+}
+
+void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::size_t batch_limit)
+{
+	for (std::size_t i = first; i < last;) {
+		const std::optional<std::uint64_t> v = read_entry(s, i);
+		if (!v)
+			return;
+		if (!pte_valid(*v) || !pte_write(*v)) {
+			i++;
+			continue;
+		}
+		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, true, batch_limit);
+		s.run({call_kind::wrprotect_ptes, i, nr, false, 0, 0});
+		i += nr;
+	}
+}
+
+void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			    std::size_t batch_limit)
+{
+	for (std::size_t i = first; i < last;) {
+		const std::optional<std::uint64_t> v = read_entry(s, i);
+		if (!v)
+			return;
+		if (!pte_valid(*v)) {
+			i++;
+			continue;
+		}
+		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
+		s.run({call_kind::clear_young_dirty_ptes, i, nr, false, 0, CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY});
+		i += nr;
+	}
+}
+
+void reclaim_young(call_sink& s, std::size_t page, bool flush)
+{
+	s.run({flush ? call_kind::ptep_clear_flush_young : call_kind::ptep_test_and_clear_young, page, 1, false, 0, 0});
+}
+
+void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)
+{
+	const std::optional<std::uint64_t> v = read_entry(s, page);
+	if (!v || !pte_valid(*v))
+		return;
+	std::uint64_t entry = pte_mkyoung(*v);
+	// The one call that raises write permission: do_wp_page reusing an
+	// exclusive page in place (an anon page after fork).
+	const bool upgrade = write && reuse && !pte_write(entry);
+	const bool dirty = write && (pte_write(entry) || upgrade);
+	if (dirty)
+		entry = upgrade ? pte_mkwrite(pte_mkdirty(entry)) : pte_mkdirty(entry);
+	s.run({call_kind::ptep_set_access_flags, page, 1, false, entry, dirty ? 1u : 0u});
+}
+
+void fault_map(call_sink& s, std::size_t first, std::size_t nr, std::uint64_t pte)
+{
+	s.run({call_kind::set_ptes, first, nr, false, pte, 0});
+}
+
+void fault_pages(call_sink& s, const geometry& geo, std::size_t first, std::size_t nr, std::uint64_t pte)
+{
+	for (std::size_t k = 0; k < nr; k++)
+		s.run({call_kind::set_ptes, first + k, 1, false, pte_advance_pfn(pte, k, geo), 0});
+}
+
+void swap_out(call_sink& s, std::size_t page, std::uint64_t swp)
+{
+	s.run({call_kind::set_ptes, page, 1, false, swp, 0});
+}
+
+std::optional<call_result> gup_fast(call_sink& s, std::size_t page)
+{
+	return s.run({call_kind::ptep_get_lockless, page, 1, false, 0, 0});
+}
+
+namespace {
+
+// A sink that runs no strategy: it answers from the table as the spec
+// keeps it, and writes the calls down.
+class spec_sink final : public call_sink {
+public:
+	spec_sink(const table_t& t, const std::function<bool(call_kind)>& implements) : t_(t), implements_(implements) {}
+	bool implements(call_kind k) const override { return implements_(k); }
+	std::optional<call_result> run(const call& c) override
+	{
+		if (!implements_(c.kind))
+			return std::nullopt;
+		calls.push_back(c);
+		call_result r;
+		const call_semantics sem = semantics_of(c);
+		if (sem.reports)
+			r.pte = t_[c.index];
+		if (sem.unmaps)
+			for (std::size_t k = c.index; k < range_end(c); k++)
+				t_[k] = 0;
+		return r;
+	}
+	void flush_range(std::size_t, std::size_t) override {}
+	std::vector<call> calls;
+
+private:
+	table_t t_;
+	const std::function<bool(call_kind)>& implements_;
+};
+
+} // namespace
+
+std::vector<call> planned_zap(const memory& mem, const table_t& table, std::size_t first, std::size_t last,
+			      const zap_options& o, const std::function<bool(call_kind)>& implements)
+{
+	spec_sink s(table, implements);
+	zap_pte_range(s, mem, first, last, o);
+	return std::move(s.calls);
+}
+
+} // namespace ptespec::mm

@@ -1,0 +1,117 @@
+// The core-mm callers of the contpte API, as mm/memory.c, mm/madvise.c,
+// mm/vmscan.c, mm/rmap.c and mm/gup.c drive it today: which calls each path
+// makes, in what order, over which entries.  Every part of ptespec that
+// makes calls takes them from here -- the property harness (which judges
+// them), explore (which enumerates hardware around them), cost (which
+// counts them), demo (which prints them) and the proofs' scenarios.
+//
+// A caller walks its range low to high, reads every entry with ptep_get
+// before it acts on it, hands a folio's consecutive present entries to one
+// batched call, and clears a non-present entry without the strategy's
+// help.  What it knows of memory is the folio behind a pfn (page_folio);
+// what it knows of the table it learns by calling.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "model/call.h"
+#include "model/geometry.h"
+#include "model/history.h"
+#include "model/observer.h"
+
+namespace ptespec::mm {
+
+// Where a caller's calls go: the harness runs them under the checker, the
+// demo prints them, a bare sink only runs them.
+class call_sink {
+public:
+	virtual ~call_sink() = default;
+	virtual bool implements(call_kind k) const = 0;
+	// Runs c.  nullopt when it did not run (the strategy lacks the call,
+	// or the run has stopped): the caller then stops too.
+	virtual std::optional<call_result> run(const call& c) = 0;
+	// The TLB flush a caller issues itself (tlb_finish_mmu's gathered
+	// range, the flush after ptep_clear_flush).
+	virtual void flush_range(std::size_t first, std::size_t nr) = 0;
+};
+
+// The memory behind the table, as a caller sees it: which folio holds a
+// pfn, and how the table's entries group into runs.
+struct memory {
+	const geometry& geo;
+	const std::vector<folio_extent>& folios;
+};
+
+// How a zap goes.
+struct zap_options {
+	bool full = false;	// exit_mmap tears the whole mm down (tlb->fullmm)
+	// Present entries go to the batch calls (get_and_clear_full_ptes,
+	// clear_full_ptes); false: one ptep_get_and_clear_full per entry, as
+	// zap did before the batch API.
+	bool batched = true;
+	// The folio is anonymous and its flags are not wanted: clear_full_ptes.
+	bool anon = false;
+	// Cut batches after this many entries (0: as core-mm finds them).
+	std::size_t batch_limit = 0;
+};
+
+// folio_pte_batch: how many entries from `i` on map the pages that follow
+// `pte`'s in its folio with the same attributes, up to `last` (and up to
+// `limit` entries, 0 for none).  Reads each candidate with ptep_get, except
+// that pte_batch_hint lets it skip the rest of a run whose entry read as
+// CONT; with `writable_only` (fork) a read-only entry ends the batch.
+std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std::size_t last, std::uint64_t pte,
+			    bool writable_only = false, std::size_t limit = 0);
+
+// zap_pte_range (exit, munmap, MADV_DONTNEED) over [first, last): none
+// entries are skipped, present ones cleared a folio batch at a time, a run
+// of swap entries or markers cleared with clear_non_present_ptes; then
+// tlb_finish_mmu flushes the range.
+void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, const zap_options& o);
+
+// copy_pte_range's write protection of a private writable mapping at fork:
+// wrprotect_ptes over each batch of writable present entries.
+void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+		    std::size_t batch_limit = 0);
+
+// madvise_free_pte_range: clear_young_dirty_ptes (young and dirty) over
+// each batch of present entries.
+void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			    std::size_t batch_limit = 0);
+
+// Reclaim's young test of one page (folio_referenced_one): with `flush`
+// through ptep_clear_flush_young, otherwise ptep_test_and_clear_young.
+void reclaim_young(call_sink& s, std::size_t page, bool flush);
+
+// A fault on a mapped page (handle_pte_fault): ptep_get, then
+// ptep_set_access_flags with the entry made young, and dirty for a write
+// through a writable entry.  A write through a read-only entry of a
+// writable VMA (`reuse`, do_wp_page reusing the page in place) makes it
+// writable and dirty too.
+void access_fault(call_sink& s, std::size_t page, bool write, bool reuse = false);
+
+// The fault path mapping a folio, or the part of it inside the VMA, with
+// one set_ptes of `nr` entries from `pte`.
+void fault_map(call_sink& s, std::size_t first, std::size_t nr, std::uint64_t pte);
+
+// Faults page by page (set_ptes with nr = 1), the path that folds a run
+// when it completes one.
+void fault_pages(call_sink& s, const geometry& geo, std::size_t first, std::size_t nr, std::uint64_t pte);
+
+// try_to_unmap's replacement of a cleared entry by a swap entry.
+void swap_out(call_sink& s, std::size_t page, std::uint64_t swp);
+
+// GUP-fast: one ptep_get_lockless, with no lock held.
+std::optional<call_result> gup_fast(call_sink& s, std::size_t page);
+
+// The calls zap_pte_range makes over `table` when each call does what the
+// spec says (a read returns the entry, a clear leaves none): the sequence
+// the proofs run symbolically.  `implements` is the strategy's.
+std::vector<call> planned_zap(const memory& mem, const table_t& table, std::size_t first, std::size_t last,
+			      const zap_options& o, const std::function<bool(call_kind)>& implements);
+
+} // namespace ptespec::mm

@@ -1,0 +1,149 @@
+// The core-mm callers: which calls each path makes over a hand-made table,
+// run on mainline through a sink that writes them down.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "impl/strategy.h"
+#include "mm/callers.h"
+#include "../impl/table.h"
+
+namespace ptespec::test {
+namespace {
+
+class recording_sink final : public mm::call_sink {
+public:
+	explicit recording_sink(machine& m) : s_(registry::global().get("mainline")), m_(m) {}
+	bool implements(call_kind k) const override { return s_.implements(k); }
+	std::optional<call_result> run(const call& c) override
+	{
+		log.push_back(describe(c));
+		return run_call(s_, m_, c);
+	}
+	void flush_range(std::size_t first, std::size_t nr) override
+	{
+		log.push_back("flush #" + std::to_string(first) + "+" + std::to_string(nr));
+		m_.flush_tlb_range(first, nr);
+	}
+	std::vector<std::string> log;
+
+private:
+	strategy& s_;
+	machine& m_;
+};
+
+using calls = std::vector<std::string>;
+
+TEST(callers, exit_over_a_folded_run_reads_one_entry_and_clears_the_run_in_one_batch)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	recording_sink s(m);
+	mm::zap_pte_range(s, {geo4k, m.folios()}, 0, CONT, {.full = true});
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "get_and_clear_full_ptes(#0, nr=16, full=1)", "flush #0+16"}));
+	EXPECT_EQ(ruler(m.table()), "|................|");
+}
+
+TEST(callers, a_batch_ends_where_the_folio_of_its_first_pfn_ends)
+{
+	// #0-#3 map the last four pages of folio 0x100 (64 pages), #4-#7 the
+	// first of folio 0x140: physically contiguous, but two folios.
+	machine m = make_machine(1);
+	m.set_folios({{0x100, 64}, {0x140, 64}});
+	map(m, 0, 8, 0x13c);
+	recording_sink s(m);
+	mm::zap_pte_range(s, {geo4k, m.folios()}, 0, 8, {});
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "ptep_get(#1)", "ptep_get(#2)", "ptep_get(#3)",
+				"get_and_clear_full_ptes(#0, nr=4, full=0)", "ptep_get(#4)", "ptep_get(#5)",
+				"ptep_get(#6)", "ptep_get(#7)", "get_and_clear_full_ptes(#4, nr=4, full=0)",
+				"flush #0+8"}));
+}
+
+TEST(callers, swap_entries_that_follow_each_other_go_in_one_non_present_clear)
+{
+	machine m = make_machine(1);
+	const std::uint64_t swp = mk_swp_entry(1, 0x40);
+	m.poke(2, swp);
+	m.poke(3, mk_swp_entry(1, 0x41));
+	m.poke(4, mk_swp_entry(1, 0x77));	// not the next offset: a batch of its own
+	recording_sink s(m);
+	mm::zap_pte_range(s, {geo4k, m.folios()}, 1, 6, {});
+	EXPECT_EQ(s.log, (calls{"ptep_get(#1)", "ptep_get(#2)", "ptep_get(#3)", "ptep_get(#4)",
+				"clear_non_present_ptes(#2, nr=2)", "ptep_get(#4)", "ptep_get(#5)",
+				"clear_non_present_ptes(#4, nr=1)", "ptep_get(#5)", "flush #1+5"}));
+	EXPECT_EQ(ruler(m.table()), "|................|");
+}
+
+TEST(callers, per_entry_zap_and_anon_zap_use_their_own_calls)
+{
+	machine m = make_machine(1);
+	map(m, 0, 2, 0x100);
+	recording_sink per(m);
+	mm::zap_pte_range(per, {geo4k, m.folios()}, 0, 2, {.full = true, .batched = false});
+	EXPECT_EQ(per.log, (calls{"ptep_get(#0)", "ptep_get_and_clear_full(#0, full=1)", "ptep_get(#1)",
+				  "ptep_get_and_clear_full(#1, full=1)", "flush #0+2"}));
+
+	map(m, 0, 2, 0x100);
+	recording_sink anon(m);
+	mm::zap_pte_range(anon, {geo4k, m.folios()}, 0, 2, {.anon = true});
+	EXPECT_EQ(anon.log, (calls{"ptep_get(#0)", "ptep_get(#1)", "clear_full_ptes(#0, nr=2, full=0)", "flush #0+2"}));
+}
+
+TEST(callers, a_batch_limit_cuts_a_folded_run_into_pieces)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	recording_sink s(m);
+	mm::zap_pte_range(s, {geo4k, m.folios()}, 0, CONT, {.batch_limit = 10});
+	ASSERT_GE(s.log.size(), 2u);
+	EXPECT_EQ(s.log[1], "get_and_clear_full_ptes(#0, nr=10, full=0)");
+	EXPECT_EQ(s.log.back(), "flush #0+16");
+	EXPECT_EQ(ruler(m.table()), "|................|");
+}
+
+TEST(callers, fork_write_protects_only_writable_batches)
+{
+	machine m = make_machine(1);
+	map(m, 0, 2, 0x100);
+	map(m, 2, 1, 0x102, PROT_RO);
+	map(m, 3, 1, 0x103);
+	recording_sink s(m);
+	mm::copy_pte_range(s, {geo4k, m.folios()}, 0, 4);
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "ptep_get(#1)", "ptep_get(#2)", "wrprotect_ptes(#0, nr=2)",
+				"ptep_get(#2)", "ptep_get(#3)", "wrprotect_ptes(#3, nr=1)"}));
+}
+
+TEST(callers, a_write_fault_through_a_read_only_entry_of_a_writable_vma_makes_it_writable_and_dirty)
+{
+	machine m = make_machine(1);
+	map(m, 0, 1, 0x100, PROT_RO);
+	recording_sink s(m);
+	mm::access_fault(s, 0, true, true);
+	ASSERT_EQ(s.log.size(), 2u);
+	const std::uint64_t want = pte_mkwrite(pte_mkdirty(pte_mkyoung(page(0x100, PROT_RO))));
+	EXPECT_EQ(s.log[1], describe({call_kind::ptep_set_access_flags, 0, 1, false, want, 1}));
+}
+
+TEST(callers, the_planned_exit_of_a_folded_run_is_the_call_sequence_the_strategy_would_get)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	auto all = [](call_kind) { return true; };
+	std::vector<std::string> batched, per_entry;
+	for (const call& c : mm::planned_zap({geo4k, m.folios()}, m.table(), 0, CONT, {.full = true}, all))
+		batched.push_back(describe(c));
+	EXPECT_EQ(batched, (calls{"ptep_get(#0)", "get_and_clear_full_ptes(#0, nr=16, full=1)"}));
+	for (const call& c :
+	     mm::planned_zap({geo4k, m.folios()}, m.table(), 0, CONT, {.full = true, .batched = false}, all))
+		per_entry.push_back(describe(c));
+	ASSERT_EQ(per_entry.size(), 2 * CONT);
+	EXPECT_EQ(per_entry[30], "ptep_get(#15)");
+	EXPECT_EQ(per_entry[31], "ptep_get_and_clear_full(#15, full=1)");
+	// The table itself is the caller's copy: planning changes nothing.
+	EXPECT_EQ(ruler(m.table()), "|OOOOOOOOOOOOOOOO|");
+}
+
+} // namespace
+} // namespace ptespec::test
