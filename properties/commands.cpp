@@ -305,7 +305,7 @@ struct swap_out_cmd final : command {
 	explicit swap_out_cmd(const world_model& m)
 	{
 		page = *gen::edge_page(*m.layout);
-		value = *gen::nonpresent_value();
+		value = *gen::nonpresent_value(m.alias_nonpresent);
 		hw = *gen::hw_plan(*m.layout, 1, page, page + 1);
 	}
 	void checkPreconditions(const world_model& m) const override

@@ -92,14 +92,16 @@ rc::Gen<std::uint64_t> user_prot(bool vary_attributes)
 						       {1, rc::gen::just(PTE_USER)}}));
 }
 
-rc::Gen<std::uint64_t> nonpresent_value()
+rc::Gen<std::uint64_t> nonpresent_value(bool alias)
 {
 	return rc::gen::apply(
-		[](unsigned type, std::uint64_t offset, bool alias_af, bool alias_cont, bool excl) {
+		[alias](unsigned type, std::uint64_t offset, bool alias_af, bool alias_cont, bool excl) {
 			// Type bit 4 is PTE bit 10 (AF); offset bit 40 is PTE bit 52 (CONT).
-			if (alias_af)
+			if (!alias)
+				type &= 0xf;
+			else if (alias_af)
 				type |= 0x10;
-			if (alias_cont)
+			if (alias && alias_cont)
 				offset |= std::uint64_t{1} << 40;
 			return mk_swp_entry(type, offset, excl) | (offset == 0 && type == 0 ? PTE_SWP_EXCLUSIVE : 0);
 		},

@@ -37,8 +37,10 @@ rc::Gen<std::size_t> folio(const world_layout& w);
 // `vary_attributes` false keeps every attribute but the flags and write
 // permission fixed (what the generator did before; for the control test).
 rc::Gen<std::uint64_t> user_prot(bool vary_attributes = true);
-// A swap entry or marker; about half alias AF (bit 10) and CONT (bit 52).
-rc::Gen<std::uint64_t> nonpresent_value();
+// A swap entry or marker; about half alias AF (bit 10) and CONT (bit 52)
+// (none with `alias` false: the control tests' generator without that
+// dimension).
+rc::Gen<std::uint64_t> nonpresent_value(bool alias = true);
 // Hardware events for a command of about `calls` calls touching pages
 // [first, last).
 rc::Gen<std::vector<hw_plan_event>> hw_plan(const world_layout& w, std::size_t calls, std::size_t first,

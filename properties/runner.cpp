@@ -182,6 +182,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		h.mach().set_coverage(o.coverage);
 		world_model m0 = world_model::empty(w, o.adversarial);
 		m0.vary_attributes = o.vary_attributes;
+		m0.alias_nonpresent = o.alias_nonpresent;
 		rc::state::check(m0, h, [](const world_model& m) { return any_command(m); });
 		calls += h.calls();
 		exercised += h.judge().exercised(p);
@@ -236,6 +237,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	std::vector<std::size_t> starts;
 	world_model m = world_model::empty(w, o.adversarial);
 	m.vary_attributes = o.vary_attributes;
+	m.alias_nonpresent = o.alias_nonpresent;
 	violation v;
 	bool again = false;
 	for (const auto& c : slot.commands) {

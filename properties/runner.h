@@ -33,6 +33,7 @@ struct run_options {
 	int max_size = 40;	// commands per case grow up to about this
 	bool adversarial = false;
 	bool vary_attributes = true;	// off: only flags and write permission vary (control tests)
+	bool alias_nonpresent = true;	// off: no swap entry sets AF or CONT (control tests)
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 };
 

@@ -49,6 +49,7 @@ struct world_model {
 	// adversarial_rules in properties/commands.h).
 	bool adversarial = false;
 	bool vary_attributes = true;	// faults map with attributes beyond flags and write
+	bool alias_nonpresent = true;	// swap entries may set bits that alias AF and CONT
 
 	std::size_t count(page_state s) const;
 	static world_model empty(const world_layout& w, bool adversarial);
