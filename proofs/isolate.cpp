@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -160,8 +161,75 @@ constexpr std::size_t child_stack_bytes = std::size_t{1} << 30;
 	_exit(0);
 }
 
+// SIGINT or SIGTERM while children prove: the handler only notes it; the
+// parent's loop (which wakes at least every 200 ms) kills and reaps every
+// child and then dies of the same signal, so the shell sees 130 or 143 and
+// no prover process outlives the run.  A child also dies with its parent
+// however the parent ends (PR_SET_PDEATHSIG), even by SIGKILL.
+volatile sig_atomic_t stop_signal = 0;
+
+extern "C" void note_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+// The handlers, for as long as run_isolated() has children.
+class stop_handlers {
+public:
+	stop_handlers()
+	{
+		stop_signal = 0;
+		struct sigaction sa {};
+		sa.sa_handler = note_stop_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = 0;	// no SA_RESTART: poll() returns EINTR at once
+		::sigaction(SIGINT, &sa, &old_int_);
+		::sigaction(SIGTERM, &sa, &old_term_);
+	}
+	~stop_handlers()
+	{
+		::sigaction(SIGINT, &old_int_, nullptr);
+		::sigaction(SIGTERM, &old_term_, nullptr);
+	}
+	stop_handlers(const stop_handlers&) = delete;
+	stop_handlers& operator=(const stop_handlers&) = delete;
+
+private:
+	struct sigaction old_int_ {}, old_term_ {};
+};
+
+void kill_children(std::vector<child>& running)
+{
+	for (child& c : running) {
+		if (c.pid > 0) {
+			::kill(c.pid, SIGKILL);
+			::waitpid(c.pid, nullptr, 0);
+			c.pid = -1;
+		}
+		if (c.fd >= 0) {
+			::close(c.fd);
+			c.fd = -1;
+		}
+	}
+	running.clear();
+}
+
+// The children are gone; the parent ends as the signal meant it to.
+[[noreturn]] void die_of(int sig)
+{
+	std::fflush(stdout);
+	::signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+	::raise(sig);
+	_exit(128 + sig);
+}
+
 child spawn(const std::vector<isolated_job>& jobs, std::size_t k)
 {
+	const pid_t parent = ::getpid();
 	int fds[2];
 	if (::pipe(fds) != 0)
 		throw internal_error(fmt::format("prover: pipe: {}", std::strerror(errno)));
@@ -173,6 +241,13 @@ child spawn(const std::vector<isolated_job>& jobs, std::size_t k)
 		throw internal_error(fmt::format("prover: fork: {}", std::strerror(errno)));
 	}
 	if (pid == 0) {
+		::prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (::getppid() != parent)
+			_exit(2);	// the parent ended before the line above
+		// Not the parent's handlers: a Ctrl-C at the terminal reaches
+		// the whole process group and ends a child at once.
+		::signal(SIGINT, SIG_DFL);
+		::signal(SIGTERM, SIG_DFL);
 		::close(fds[0]);
 		run_child(jobs[k], fds[1]);
 	}
@@ -282,16 +357,23 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 		results[job] = std::move(rs);
 		reported++;
 	};
+	const stop_handlers handlers;
 	try {
 		while (reported < jobs.size()) {
-			while (next < jobs.size() && running.size() < parallel)
+			while (next < jobs.size() && running.size() < parallel && !stop_signal)
 				running.push_back(spawn(jobs, order[next++]));
 			std::vector<pollfd> fds;
 			for (const child& c : running)
 				fds.push_back({c.fd, POLLIN, 0});
-			const int n = ::poll(fds.data(), fds.size(), 200);
+			const int n = stop_signal ? 0 : ::poll(fds.data(), fds.size(), 200);
 			if (n < 0 && errno != EINTR)
 				throw internal_error(fmt::format("prover: poll: {}", std::strerror(errno)));
+			// Before any child's end is read: one killed by the same
+			// Ctrl-C is not an obligation's verdict.
+			if (const int sig = stop_signal) {
+				kill_children(running);
+				die_of(sig);
+			}
 			for (std::size_t k = running.size(); k-- > 0;) {
 				child& c = running[k];
 				bool ended = false;
@@ -328,14 +410,7 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 			}
 		}
 	} catch (...) {
-		for (child& c : running) {
-			if (c.pid > 0) {
-				::kill(c.pid, SIGKILL);
-				::waitpid(c.pid, nullptr, 0);
-			}
-			if (c.fd >= 0)
-				::close(c.fd);
-		}
+		kill_children(running);
 		throw;
 	}
 	std::vector<proof_result> out;
