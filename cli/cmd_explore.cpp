@@ -229,9 +229,13 @@ int run_explore(const explore_cli& c)
 	o.time_limit = c.time_limit;
 	// Counted before anything runs: a search over more initial states
 	// than this would run for days and say nothing meanwhile.
-	if (o.initial == initial_set::sparse)
-		for (scenario sc : which) {
-			const std::size_t n = scenario_runs(sc) * (o.scaled_runs ? explored_cont_ptes(sc, o.geo) : o.geo.cont_ptes);
+	for (scenario sc : which) {
+		const std::size_t n = scenario_runs(sc) * (o.scaled_runs ? explored_cont_ptes(sc, o.geo) : o.geo.cont_ptes);
+		if (o.initial == initial_set::all && n > 8)
+			throw usage_error(fmt::format("--initial all: 4^{} initial states for {}'s {} entries; expected at most "
+						      "8 entries ({} states): a smaller --cont-ptes, or --initial sparse",
+						      n, to_string(sc), n, max_initial_states));
+		if (o.initial == initial_set::sparse) {
 			const std::uint64_t states = sparse_states(n, c.initial_flagged);
 			if (states > max_initial_states)
 				throw usage_error(fmt::format("--initial-flagged {}: {} initial states for {}'s {} entries; "
@@ -240,6 +244,7 @@ int run_explore(const explore_cli& c)
 							      states > max_initial_states + 1 ? std::to_string(states) : "more than 65536",
 							      to_string(sc), n, max_initial_states));
 		}
+	}
 	auto current = std::make_shared<std::string>();
 	if (isatty(STDERR_FILENO)) {
 		o.scenario_begins = [current](scenario sc) { *current = std::string(to_string(sc)); };

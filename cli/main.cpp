@@ -131,7 +131,14 @@ int run(int argc, char** argv)
 	for (const std::string& p : plugins) {
 		if (p.empty())
 			throw usage_error("--plugin '': expected a FILE, a module built with ptespec_add_plugin");
-		load_plugin(p);
+		// The loader names the file ("plugin 'x.so': ..."); the user
+		// gave it as --plugin.
+		try {
+			load_plugin(p);
+		} catch (const usage_error& e) {
+			const std::string what = e.what();
+			throw usage_error(what.starts_with("plugin '") ? "--" + what : what);
+		}
 	}
 	return (*act)();
 }

@@ -12,11 +12,11 @@ cost_row measure(strategy& s, const cost_options& o)
 {
 	if (o.scen == scenario::dontneed_start || o.scen == scenario::dontneed_end ||
 	    o.scen == scenario::dontneed_inner)
-		throw usage_error(fmt::format("--scenario {}: the cost model unmaps whole folios; expected exit, munmap, "
+		throw usage_error(fmt::format("scenario {}: the cost model unmaps whole folios; expected exit, munmap, "
 					      "fork or madv-free",
 					      to_string(o.scen)));
 	if (o.folios < 1 || o.folios > 65536)
-		throw usage_error(fmt::format("--folios {}: expected 1 to 65536", o.folios));
+		throw usage_error(fmt::format("{} folios: expected 1 to 65536", o.folios));
 	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios);
 	harness h(s, w, std::nullopt, nullptr, true);
 	map_folios(h, pte_mkdirty(touched_prot));

@@ -228,18 +228,18 @@ std::vector<std::string> history_lines(const history& h, const violation& v)
 void check_options(const explore_options& o)
 {
 	if (o.hw_events < 0 || o.hw_events > 6)
-		throw usage_error(fmt::format("--hw-events {}: expected 0 to 6 (the search grows as the power K)",
+		throw usage_error(fmt::format("hardware events {}: expected 0 to 6 (the search grows as the power K)",
 					      o.hw_events));
 	const std::size_t c = o.geo.cont_ptes;
 	if (c < 2 || c > 128 || (c & (c - 1)) != 0)
-		throw usage_error(fmt::format("--cont-ptes {}: expected a power of two from 2 to 128", c));
+		throw usage_error(fmt::format("CONT_PTES {}: expected a power of two from 2 to 128", c));
 	if (o.scen == scenario::munmap)
-		throw usage_error("--scenario munmap: the cost model's; expected exit, exit-per-entry, dontneed-start, "
+		throw usage_error("scenario munmap: the cost model's; expected exit, exit-per-entry, dontneed-start, "
 				  "dontneed-end, dontneed-inner, fork or madv-free");
 	const std::size_t n = scenario_runs(o.scen) * c;
 	if (o.initial == initial_set::all && n > 8)
-		throw usage_error(fmt::format("--initial all with {} entries ({}: {} run{} of CONT_PTES {}): 4^{} states; "
-					      "expected at most 8 entries (or --initial sparse)",
+		throw usage_error(fmt::format("all initial states with {} entries ({}: {} run{} of CONT_PTES {}): 4^{} states; "
+					      "expected at most 8 entries (or the sparse states)",
 					      n, to_string(o.scen), n / c, n / c == 1 ? "" : "s", c, n));
 }
 

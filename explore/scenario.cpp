@@ -30,7 +30,7 @@ scenario parse_scenario(std::string_view name, std::initializer_list<scenario> a
 			return s;
 		known += (known.empty() ? "" : ", ") + std::string(to_string(s));
 	}
-	throw usage_error("--scenario '" + std::string(name) + "': expected one of " + known);
+	throw usage_error("scenario '" + std::string(name) + "': expected one of " + known);
 }
 
 const std::vector<scenario>& explored_scenarios()

@@ -26,7 +26,7 @@ namespace {
 
 [[noreturn]] void bad_plugin(const std::string& path, const std::string& what)
 {
-	throw usage_error(fmt::format("--plugin '{}': {}", path, what));
+	throw usage_error(fmt::format("plugin '{}': {}", path, what));
 }
 
 // dlerror() may span lines (the loader quotes the ELF reader); the user

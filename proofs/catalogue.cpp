@@ -19,7 +19,7 @@ std::vector<granule> granules_of(const std::vector<std::string>& names)
 		out.push_back(parse_granule(n));
 	}
 	if (out.empty())
-		throw usage_error("--granule: expected 4k, 16k, 64k or all");
+		throw usage_error("no granule: expected 4k, 16k, 64k or all");
 	return out;
 }
 

@@ -111,7 +111,8 @@ const bad_input rows[] = {
 	 "--cont-ptes 3: expected a power of two from 2 to 128"},
 	{"explore_cont_ptes_huge", {"explore", "--strategy", "mainline", "--cont-ptes", "18446744073709551616"},
 	 "--cont-ptes 18446744073709551616: expected a whole number from 2 to 128"},
-	{"explore_initial_all_too_big", {"explore", "--strategy", "mainline", "--initial", "all"}, "--initial all with 16 entries"},
+	{"explore_initial_all_too_big", {"explore", "--strategy", "mainline", "--initial", "all"},
+	 "--initial all: 4^16 initial states for exit's 16 entries; expected at most 8 entries"},
 
 	// Counts: whole numbers in a stated range, never wrapped.
 	{"test_cases_word", {"test", "--all", "--cases", "abc"}, "--cases 'abc': expected a whole number of cases from 1 to 1000000"},
