@@ -8,18 +8,14 @@
 #
 # Used in-tree by the tests and, through find_package(ptespec), out of tree.
 # Strategy source also instantiates over Z3 words (the proofs' symbolic
-# machine), so a plugin needs the Z3 headers and library like ptespec does.
-find_package(PkgConfig REQUIRED)
-if(NOT TARGET PkgConfig::Z3)
-  pkg_check_modules(Z3 REQUIRED IMPORTED_TARGET GLOBAL z3)
-endif()
+# machine): ptespec::model brings the Z3 headers and library with it.
 
 function(ptespec_add_plugin target)
   if(NOT ARGN)
     message(FATAL_ERROR "ptespec_add_plugin(${target}): give at least one source file")
   endif()
   add_library(${target} MODULE ${ARGN})
-  target_link_libraries(${target} PRIVATE ptespec::model PkgConfig::Z3)
+  target_link_libraries(${target} PRIVATE ptespec::model)
   target_compile_features(${target} PRIVATE cxx_std_20)
   set_target_properties(${target} PROPERTIES
     PREFIX ""

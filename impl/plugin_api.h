@@ -11,8 +11,11 @@
 // the model headers, and the host hands it the host's machine.  So the two
 // must agree on every type that crosses: `strategy` and `strategy_info`,
 // `call`/`call_result`, `basic_machine` (its layout and inline members),
-// the symbolic machine and `sym_call_result` of the proofs, the observer and
-// hardware-agent interfaces, the TLB shadow.
+// the symbolic machine and `sym_call_result` of the proofs, the observer,
+// hardware-agent and branch-oracle interfaces, the TLB shadow.  A plugin's
+// branches on symbolic words are decided by the host's oracle (the machine
+// only asks, model/branch_oracle.h), so the prover's code is not copied
+// into a plugin.
 //
 // Bump rule: PTESPEC_PLUGIN_ABI goes up by one in the commit that changes
 // the layout or the virtual functions of any of those types, or the meaning
@@ -29,7 +32,7 @@
 #include "impl/strategy.h"
 #include "model/symbolic_machine.h"
 
-#define PTESPEC_PLUGIN_ABI 3
+#define PTESPEC_PLUGIN_ABI 4
 
 namespace ptespec {
 

@@ -30,10 +30,4 @@ struct word_ops<z3::expr> {
 
 static_assert(pte_word<z3::expr>);
 
-// The concrete value of a ground word or boolean (after a model's eval):
-// what a counterexample prints and replays.  Throws internal_error when the
-// term is not a numeral.
-std::uint64_t ground_value(const z3::expr& w);
-bool ground_truth(const z3::expr& b);
-
 } // namespace ptespec

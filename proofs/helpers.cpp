@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "model/pte.h"
+#include "proofs/engine/ground.h"
 #include "proofs/obligations.h"
 
 namespace ptespec::proofs {

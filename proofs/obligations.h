@@ -1,5 +1,5 @@
-// The proof obligations of issue 5, each a function whose comment states
-// its conjecture, and the catalogue `ptespec prove` runs.
+// The proof obligations, each a function whose comment states its
+// conjecture, and the catalogue `ptespec prove` runs.
 //
 // Names are stable: helpers/<law>, batch-or/cont<N>, batch-or-full0/cont<N>,
 // per-call/one-call, no-loss/one-call, exit/run-cont<N>, exit/batch-cont<N>.

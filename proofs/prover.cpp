@@ -9,6 +9,9 @@
 
 #include "impl/generic.h"
 #include "model/errors.h"
+#include "proofs/engine/ground.h"
+#include "proofs/engine/path_oracle.h"
+#include "proofs/engine/path_solver.h"
 
 namespace ptespec::proofs {
 

@@ -32,6 +32,7 @@
 #include "model/history.h"
 #include "model/property.h"
 #include "model/symbolic_machine.h"
+#include "proofs/engine/bit_slicer.h"
 
 namespace ptespec::proofs {
 
@@ -163,8 +164,8 @@ struct prove_options {
 	// cases share most terms, so one question for many is cheaper.
 	std::size_t batch_entries = 16384;
 	// The two reductions, each sound on its own argument (see
-	// symbolic_machine.h's header and bit_slicer.h); off only to test that
-	// they change no verdict.
+	// symbolic_machine.h's header and engine/bit_slicer.h); off only to test
+	// that they change no verdict.
 	bool carry_end_slots = true;
 	bool bit_level_claims = true;
 	// Run a batch call that is core-mm's generic loop (impl/generic.h) as

@@ -1,15 +1,16 @@
-// The bit slicer (model/bit_slicer.h) rewrites a condition into the bits it
+// The bit slicer (proofs/engine/bit_slicer.h) rewrites a condition into the bits it
 // reads; the prover decides branches and checks joined claims on that form,
 // so it must be exactly equivalent.  Each test builds conditions the way the
 // strategies and the ledger do and asks Z3 whether slice(b) <=> b is valid.
 
 #include <gtest/gtest.h>
 
-#include "model/bit_slicer.h"
 #include "model/pte.h"
 #include "model/symbolic_word.h"
+#include "proofs/engine/bit_slicer.h"
 
 using namespace ptespec;
+using namespace ptespec::proofs;
 
 namespace {
 

@@ -1,15 +1,17 @@
-// The path oracle's shortcut (model/symbolic_machine.h, path_solver::repair):
+// The path oracle's shortcut (proofs/engine/path_solver.h, path_solver::repair):
 // a model of the assumptions and the decisions so far, changed only in
 // variables neither mentions, stands as the witness that a new literal is
 // feasible.  What it returns must really be a model of all three, and it
 // must not claim a literal the assumptions and decisions rule out.  It
-// returns a valuation (model/valuation.h); the checks read it as a model.
+// returns a valuation (proofs/engine/valuation.h); the checks read it as a model.
 
 #include <gtest/gtest.h>
 
-#include "model/symbolic_machine.h"
+#include "proofs/engine/evaluator.h"
+#include "proofs/engine/path_solver.h"
 
 using namespace ptespec;
+using namespace ptespec::proofs;
 
 namespace {
 

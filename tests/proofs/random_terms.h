@@ -1,6 +1,7 @@
 // Random booleans and words of 1..64 bits over a small pool of constants,
 // mixing every operator the path oracle's evaluator knows
-// (model/valuation.h), for tests that hold it against Z3's own evaluation.
+// (proofs/engine/evaluator.h), for tests that hold it against Z3's own
+// evaluation.
 //
 // Leans on edges: widths 1, 8, 32, 63, 64; numerals 0, 1, all set, the
 // sign bit; shifts by the width and past it; extracts at both ends of a
@@ -14,7 +15,7 @@
 
 #include <z3++.h>
 
-#include "model/valuation.h"
+#include "proofs/engine/valuation.h"
 
 namespace ptespec::test {
 
@@ -112,7 +113,7 @@ public:
 	// A value of w bits (1 for a boolean), the edges most of the time.
 	std::uint64_t value(unsigned w)
 	{
-		const std::uint64_t all = low_bits(w);
+		const std::uint64_t all = proofs::low_bits(w);
 		switch (pick(6)) {
 		case 0: return 0;
 		case 1: return 1;
@@ -150,7 +151,7 @@ private:
 		if (pick(2) == 0)
 			return word(w, d);
 		const std::uint64_t edges[] = {0, 1, w - 1u, w, w + 1u, 2u * w};
-		return ctx_.bv_val(edges[pick(std::size(edges))] & low_bits(w), w);
+		return ctx_.bv_val(edges[pick(std::size(edges))] & proofs::low_bits(w), w);
 	}
 
 	template <class F>

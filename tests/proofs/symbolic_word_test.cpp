@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "impl/arch_pte.h"
+#include "model/errors.h"
 #include "model/pte.h"
-#include "model/symbolic_machine.h"
+#include "model/symbolic_word.h"
+#include "proofs/engine/ground.h"
 
 using namespace ptespec;
+using namespace ptespec::proofs;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The path oracle's evaluator (model/evaluator.h, over model/valuation.h)
+// The path oracle's evaluator (proofs/engine/evaluator.h, over valuation.h)
 // against Z3's own evaluation: the oracle trusts its "true" as a witness
 // that a side of a branch is feasible, so on every term it answers it must
 // answer what m.eval(e, true) does, and on the others nothing.  The oracle
@@ -20,10 +20,11 @@
 
 #include <set>
 
-#include "model/evaluator.h"
+#include "proofs/engine/evaluator.h"
 #include "random_terms.h"
 
 using namespace ptespec;
+using namespace ptespec::proofs;
 using ptespec::test::random_terms;
 
 namespace {

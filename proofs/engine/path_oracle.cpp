@@ -1,0 +1,74 @@
+#include "proofs/engine/path_oracle.h"
+
+#include <utility>
+
+namespace ptespec::proofs {
+
+bool path_oracle::take(const z3::expr& normal_cond)
+{
+	if (replaying())
+		return replay(normal_cond);
+	if (normal_cond.is_true() || normal_cond.is_false())
+		return forced(normal_cond.is_true());
+	return decide(normal_cond);
+}
+
+bool path_oracle::replay(const z3::expr& cond)
+{
+	const step st = prefix_[pos_++];
+	taken_.push_back(st);
+	if (st.decision)
+		pc_.push_back(st.taken ? cond : !cond);
+	return st.taken;
+}
+
+bool path_oracle::forced(bool value)
+{
+	pos_++;
+	taken_.push_back({value, false});
+	return value;
+}
+
+bool path_oracle::decide(const z3::expr& cond)
+{
+	std::optional<path_solver::answer> yes, no;
+	if (witness_) {
+		const std::optional<bool> v = solver_.holds(*witness_, cond);
+		if (v == true)
+			yes = path_solver::answer{true, witness_};
+		else if (v == false)
+			no = path_solver::answer{true, witness_};
+		// The other side, from the same model where it can be.
+		if (yes && !no)
+			if (auto other = solver_.repair(*witness_, pc_, !cond))
+				no = path_solver::answer{true, std::move(other)};
+		if (no && !yes)
+			if (auto other = solver_.repair(*witness_, pc_, cond))
+				yes = path_solver::answer{true, std::move(other)};
+	}
+	if (!yes)
+		yes = solver_.feasible(pc_, cond);
+	if (!no)
+		no = solver_.feasible(pc_, !cond);
+	// Neither side: the decisions so far are themselves contradictory
+	// (an earlier check could only say "unknown"); the path needs no
+	// proof.
+	if (!yes->feasible && !no->feasible)
+		throw infeasible_path{};
+	const bool both = yes->feasible && no->feasible;
+	const bool take = yes->feasible;
+	if (both) {
+		std::vector<step> other(taken_.begin(), taken_.end());
+		other.push_back({false, true});
+		alternatives_.push_back({std::move(other), no->witness});
+	}
+	pos_++;
+	taken_.push_back({take, both});
+	witness_ = take ? yes->witness : no->witness;
+	// A side that alone is feasible is implied: no literal needed.
+	if (both)
+		pc_.push_back(take ? cond : !cond);
+	return take;
+}
+
+} // namespace ptespec::proofs

@@ -1,0 +1,157 @@
+#include "proofs/engine/path_solver.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ptespec::proofs {
+
+path_solver::path_solver(z3::solver& s, const std::vector<z3::expr>& assumptions, bool repairs)
+	: s_(s), slicer_(s.ctx()), repairs_(repairs)
+{
+	for (const z3::expr& a : assumptions)
+		for (const var& v : vars_of(a)) {
+			grow_for(bound_, v.id, false);
+			bound_[v.id] = true;
+		}
+}
+
+path_solver::answer path_solver::feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
+{
+	solver_calls_++;
+	z3::expr_vector a(lit.ctx());
+	for (const z3::expr& d : decided)
+		a.push_back(proxy(d));
+	a.push_back(proxy(lit));
+	switch (s_.check(a)) {
+	case z3::unsat: return {false, std::nullopt};
+	case z3::sat: return {true, valuation::of(s_.get_model())};
+	default: return {true, std::nullopt};
+	}
+}
+
+std::pair<z3::check_result, std::optional<z3::model>> path_solver::model_of(const std::vector<z3::expr>& decided)
+{
+	z3::expr_vector a(s_.ctx());
+	for (const z3::expr& d : decided)
+		a.push_back(proxy(d));
+	const z3::check_result r = s_.check(a);
+	if (r != z3::sat)
+		return {r, std::nullopt};
+	return {r, s_.get_model()};
+}
+
+std::optional<bool> path_solver::holds(const valuation& m, const z3::expr& cond,
+				       std::span<const valuation::change> overrides)
+{
+	if (const std::optional<std::uint64_t> v = eval_(cond, m, overrides))
+		return *v != 0;
+	const z3::expr v = m.eval(cond, overrides);
+	if (v.is_true() || v.is_false())
+		return v.is_true();
+	return std::nullopt;
+}
+
+std::optional<valuation> path_solver::repair(const valuation& m, const std::vector<z3::expr>& decided,
+					    const z3::expr& lit)
+{
+	if (!repairs_ || !m.complete())
+		return std::nullopt;
+	// The decisions' variables, marked for this repair: one pass over
+	// their lists, then one look per variable of the literal.
+	if (++decided_epoch_ == 0) {
+		std::fill(decided_mark_.begin(), decided_mark_.end(), 0u);
+		decided_epoch_ = 1;
+	}
+	for (const z3::expr& d : decided)
+		for (const var& v : vars_of(d)) {
+			grow_for(decided_mark_, v.id, 0u);
+			decided_mark_[v.id] = decided_epoch_;
+		}
+	std::vector<valuation::change> to;
+	std::vector<unsigned> widths;
+	for (const var& v : vars_of(lit)) {
+		const bool bound = v.id < bound_.size() && bound_[v.id];
+		const bool decided_on = v.id < decided_mark_.size() && decided_mark_[v.id] == decided_epoch_;
+		// A variable no valuation holds is left alone: fewer
+		// candidates, never a wrong one.
+		if (bound || decided_on || v.width == 0)
+			continue;
+		to.push_back({z3::expr(lit.ctx(), v.term), 0});
+		widths.push_back(v.width);
+	}
+	if (to.empty())
+		return std::nullopt;
+	for (int pattern = 0; pattern < 3; pattern++) {
+		for (std::size_t k = 0; k < to.size(); k++) {
+			const std::uint64_t all = low_bits(widths[k]);
+			if (pattern == 0)
+				to[k].value = ~m.value(to[k].constant.id()) & all;
+			else
+				to[k].value = pattern == 1 ? all : 0;
+		}
+		if (holds(m, lit, to) != true)
+			continue;
+		repaired_++;
+		return m.with(std::move(to));
+	}
+	return std::nullopt;
+}
+
+const std::vector<path_solver::var>& path_solver::vars_of(const z3::expr& lit)
+{
+	const z3::expr t = lit.is_not() ? lit.arg(0) : lit;
+	auto it = vars_.find(t.id());
+	if (it == vars_.end()) {
+		it = vars_.emplace(t.id(), std::pair{t, std::vector<var>{}}).first;
+		collect(t, it->second.second);
+	}
+	return it->second.second;
+}
+
+void path_solver::collect(const z3::expr& e, std::vector<var>& into)
+{
+	// On the raw terms (e keeps them alive), with a mark per term id for
+	// this walk: the walks are many and the terms shared.
+	Z3_context c = e.ctx();
+	if (++epoch_ == 0) {
+		std::fill(mark_.begin(), mark_.end(), 0u);
+		epoch_ = 1;
+	}
+	std::vector<Z3_ast> todo{e};
+	while (!todo.empty()) {
+		const Z3_ast t = todo.back();
+		todo.pop_back();
+		// The mark first: most terms are met again, and asking a
+		// term's kind costs more than its id.
+		const unsigned id = Z3_get_ast_id(c, t);
+		grow_for(mark_, id, 0u);
+		if (mark_[id] == epoch_)
+			continue;
+		mark_[id] = epoch_;
+		if (Z3_get_ast_kind(c, t) != Z3_APP_AST)
+			continue;
+		const Z3_app a = Z3_to_app(c, t);
+		const unsigned n = Z3_get_app_num_args(c, a);
+		if (n == 0) {
+			if (Z3_get_decl_kind(c, Z3_get_app_decl(c, a)) == Z3_OP_UNINTERPRETED)
+				into.push_back({id, t, value_width(c, t)});
+			continue;
+		}
+		for (unsigned k = 0; k < n; k++)
+			todo.push_back(Z3_get_app_arg(c, a, k));
+	}
+}
+
+z3::expr path_solver::proxy(const z3::expr& lit)
+{
+	if (auto it = proxies_.find(lit.id()); it != proxies_.end())
+		return it->second.second;
+	const z3::expr p = lit.ctx().bool_const(("path!" + std::to_string(proxies_.size())).c_str());
+	s_.add(z3::implies(p, lit));
+	// The literal is kept with its proxy: an id names a term only while
+	// the term lives.
+	proxies_.emplace(lit.id(), std::pair{lit, p});
+	return p;
+}
+
+} // namespace ptespec::proofs

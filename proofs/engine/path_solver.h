@@ -1,0 +1,114 @@
+// The solver side of the path oracle (path_oracle.h), shared by every path
+// of a case: branch conditions in bit-level form (bit_slicer.h), and a proxy
+// constant p per literal with (p => literal) asserted once, so a path is
+// checked with its decisions as assumptions, with no push or pop: what the
+// solver learnt on one path serves the next.
+//
+// Most new decisions need no solver at all: a decision is asked with a
+// model of the path so far in hand (path_oracle), and the other side is
+// usually reached by changing only variables that neither the assumptions
+// nor the path's decisions mention -- the hardware slot just made, the
+// flags of an entry the loop reads for the first time.  Such a change keeps
+// the model a model of everything the path assumed, so if the new literal
+// holds under it, that is a witness; only when no candidate change works is
+// the solver asked (repair()).  Models are held as valuations, and the
+// literals evaluated under them without building terms (evaluator.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <z3++.h>
+
+#include "proofs/engine/bit_slicer.h"
+#include "proofs/engine/evaluator.h"
+#include "proofs/engine/valuation.h"
+
+namespace ptespec::proofs {
+
+class path_solver {
+public:
+	// `repairs`: off, every new decision asks the solver (to test that
+	// the shortcut changes nothing).
+	path_solver(z3::solver& s, const std::vector<z3::expr>& assumptions, bool repairs = true);
+
+	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
+	// The slicer, with every condition of the case sliced so far: a later
+	// question about the same terms (the prover's final one) reuses it.
+	bit_slicer& slicer() { return slicer_; }
+
+	// Whether `lit` is consistent with the assumptions and `decided`; when
+	// it is, a model that shows it (none when the solver only says unknown,
+	// which counts as consistent: exploring too much is safe, too little
+	// is not).
+	struct answer {
+		bool feasible;
+		std::optional<valuation> witness;
+	};
+	answer feasible(const std::vector<z3::expr>& decided, const z3::expr& lit);
+
+	// A model of the assumptions and `decided` (a path's literals), as the
+	// solver gives it, with the solver's answer (no model unless sat).
+	std::pair<z3::check_result, std::optional<z3::model>> model_of(const std::vector<z3::expr>& decided);
+
+	// The truth of `cond` under `m` with `overrides` made, where it is
+	// known: the evaluator's, or where it does not know a term, Z3's.
+	std::optional<bool> holds(const valuation& m, const z3::expr& cond,
+				  std::span<const valuation::change> overrides = {});
+
+	// A model of the assumptions, `decided` and `lit`, made from `m` (a
+	// model of the assumptions and `decided`) by changing only variables
+	// that those do not mention; none when no candidate change makes `lit`
+	// hold.  Candidates: each free variable flipped (a boolean negated, a
+	// word complemented), all set, all clear.
+	std::optional<valuation> repair(const valuation& m, const std::vector<z3::expr>& decided, const z3::expr& lit);
+
+	// A model of the assumptions: the witness a call's first path starts
+	// with (it has decided nothing yet).
+	void set_root(const z3::model& m) { root_ = valuation::of(m); }
+	const std::optional<valuation>& root() const { return root_; }
+
+	// Decisions the solver answered, and those a repaired model did.
+	std::size_t solver_calls() const { return solver_calls_; }
+	std::size_t repaired() const { return repaired_; }
+
+private:
+	// An uninterpreted constant of a term: its id, and its width (1 for
+	// a boolean; 0 for a sort no valuation holds).
+	struct var {
+		unsigned id;
+		Z3_ast term;
+		unsigned width;
+	};
+
+	// The variables of a literal, computed once; a negation shares its
+	// operand's list (a decision asks both).  The term is kept with them:
+	// it keeps theirs alive, and an id names a term only while it lives.
+	const std::vector<var>& vars_of(const z3::expr& lit);
+
+	// The uninterpreted constants of `e`.
+	void collect(const z3::expr& e, std::vector<var>& into);
+
+	z3::expr proxy(const z3::expr& lit);
+
+	z3::solver& s_;
+	bit_slicer slicer_;
+	evaluator eval_;
+	std::vector<bool> bound_;	// per term id: a variable of the assumptions
+	std::unordered_map<unsigned, std::pair<z3::expr, std::vector<var>>> vars_;
+	bool repairs_;
+	std::optional<valuation> root_;
+	std::vector<unsigned> mark_;	// collect(): the walk that last saw a term id
+	unsigned epoch_ = 0;
+	std::vector<unsigned> decided_mark_;	// repair(): the repair whose decisions name a term id
+	unsigned decided_epoch_ = 0;
+	std::size_t solver_calls_ = 0, repaired_ = 0;
+	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
+};
+
+} // namespace ptespec::proofs
