@@ -327,7 +327,8 @@ struct swap_out_cmd final : command {
 struct lockless_cmd final : command {
 	std::size_t page = 0, other = 0, at_gap = 0;
 	int writer = 0;	// 0 none, 1 ptep_get_and_clear(other), 2 wrprotect_ptes(other, 1)
-	explicit lockless_cmd(const world_model& m)
+	bool interleave = true;
+	explicit lockless_cmd(const world_model& m) : interleave(m.interleave_lockless)
 	{
 		const world_layout& w = *m.layout;
 		page = *gen::edge_page(w);
@@ -356,13 +357,21 @@ struct lockless_cmd final : command {
 		if (writer == 2)
 			w = call{call_kind::wrprotect_ptes, other, 1, false, 0, 0};
 		RC_CLASSIFY(writer != 0, "lockless read races a locked call");
-		h.lockless_read(page, w, at_gap);
+		RC_CLASSIFY(writer != 0 && stride() != 0, "lockless read interleaves with a locked call");
+		h.lockless_read(page, w, at_gap, stride());
 	}
+	// The writer's primitives per gap of the reader once it has started;
+	// 0, one time in four: all of them in the reader's gap at_gap.  Taken
+	// from at_gap rather than drawn, so the cases drawn before the
+	// interleaving existed stay the same.
+	std::size_t stride() const { return !interleave || at_gap % 4 == 3 ? 0 : at_gap % 4 + 1; }
 	std::string what() const override
 	{
 		static const char* names[] = {"", ", racing ptep_get_and_clear", ", racing wrprotect_ptes"};
+		const std::string how = stride() ? fmt::format("from its gap {}, {} primitive(s) per gap", at_gap, stride())
+						 : fmt::format("whole at its gap {}", at_gap);
 		return fmt::format("GUP-fast: ptep_get_lockless(#{}){}{}", page, names[writer],
-				   writer ? fmt::format("(#{}) at its gap {}", other, at_gap) : "");
+				   writer ? fmt::format("(#{}) {}", other, how) : "");
 	}
 };
 

@@ -1,16 +1,97 @@
 #include "properties/harness.h"
 
+#include <utility>
+
 #include "model/errors.h"
 #include "model/pte.h"
 
 namespace ptespec {
 
+void interleaved_writer::start(std::function<void()> body, std::size_t stride)
+{
+	finish_quietly();
+	stride_ = stride;
+	done_ = false;
+	error_ = nullptr;
+	writer_turn_ = true;
+	allowance_ = 1;	// up to its first gap
+	t_ = std::thread([this, body = std::move(body)] {
+		{
+			std::unique_lock<std::mutex> l(mu_);
+			cv_.wait(l, [&] { return writer_turn_; });
+		}
+		try {
+			body();
+		} catch (...) {
+			error_ = std::current_exception();
+		}
+		std::lock_guard<std::mutex> l(mu_);
+		done_ = true;
+		writer_turn_ = false;
+		cv_.notify_all();
+	});
+	std::unique_lock<std::mutex> l(mu_);
+	cv_.wait(l, [&] { return !writer_turn_; });
+}
+
+void interleaved_writer::hand_to_writer(std::size_t allowance)
+{
+	std::unique_lock<std::mutex> l(mu_);
+	if (done_)
+		return;
+	allowance_ = allowance;
+	writer_turn_ = true;
+	cv_.notify_all();
+	cv_.wait(l, [&] { return !writer_turn_; });
+}
+
+void interleaved_writer::step()
+{
+	if (running())
+		hand_to_writer(stride_);
+}
+
+void interleaved_writer::at_writer_gap()
+{
+	std::unique_lock<std::mutex> l(mu_);
+	if (allowance_ == 0 || --allowance_ > 0)
+		return;
+	writer_turn_ = false;
+	cv_.notify_all();
+	cv_.wait(l, [&] { return writer_turn_; });
+}
+
+void interleaved_writer::finish()
+{
+	if (!running())
+		return;
+	hand_to_writer(0);
+	t_.join();
+	if (error_)
+		std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void interleaved_writer::finish_quietly()
+{
+	if (!running())
+		return;
+	hand_to_writer(0);
+	t_.join();
+	error_ = nullptr;
+}
+
 void scheduled_hardware::at_gap(hw_port& port)
 {
-	if (writer_ && h_.in_lockless_ && port.gap() == writer_gap_) {
+	const bool writer_gap = iw_.on_writer_thread();
+	if (writer_ && h_.in_lockless_ && !writer_gap && port.gap() == writer_gap_) {
 		call w = *writer_;
 		writer_.reset();
-		h_.do_call(w);
+		if (stride_ == 0)
+			h_.do_call(w);
+		else
+			iw_.start([this, w] { h_.do_call(w); }, stride_);
+	} else if (iw_.running() && !writer_gap && h_.in_lockless_) {
+		iw_.step();
 	}
 	const std::size_t next = port.next_index();
 	if (plan_) {
@@ -39,6 +120,8 @@ void scheduled_hardware::at_gap(hw_port& port)
 		if (touches_[next]++ == 0)
 			touched_.push_back(next);
 	}
+	if (writer_gap)
+		iw_.at_writer_gap();
 }
 
 harness::harness(strategy& s, const world_layout& w, std::optional<property> judged, history* record, bool bare)
@@ -138,14 +221,22 @@ void harness::access_fault(std::size_t page, bool write, bool reuse) { mm::acces
 
 void harness::swap_out(std::size_t page, std::uint64_t swp) { mm::swap_out(*this, page, swp); }
 
-void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap)
+void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap, std::size_t stride)
 {
-	hw_.interleave(std::move(writer), at_gap);
+	hw_.interleave(std::move(writer), at_gap, stride);
 	const bool clears = writer && writer->kind == call_kind::ptep_get_and_clear;
 	const std::size_t cleared = writer ? writer->index : 0;
 	in_lockless_ = true;
-	mm::gup_fast(*this, page);
+	try {
+		mm::gup_fast(*this, page);
+	} catch (...) {
+		in_lockless_ = false;
+		hw_.writer_thread().finish_quietly();
+		throw;
+	}
 	in_lockless_ = false;
+	// A writer the read left half done finishes now, still under its lock.
+	hw_.writer_thread().finish();
 	if (std::optional<call> late = hw_.take_writer())
 		do_call(*late);
 	// The writer was ptep_clear_flush's clear (try_to_unmap): its caller

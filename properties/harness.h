@@ -8,10 +8,15 @@
 // cleared entries.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "impl/strategy.h"
@@ -41,15 +46,60 @@ struct hw_plan_event {
 
 class harness;
 
+// A locked call that runs beside a lockless read, primitive by primitive:
+// two step machines over one table.  The writer runs on a thread of its
+// own, and the two threads pass one baton, so exactly one of them runs at
+// any moment and the order of their steps is decided here alone (the same
+// seed gives the same interleaving).  The reader lets the writer make
+// `stride` primitives at each of its own gaps (0: the rest of the call).
+class interleaved_writer {
+public:
+	interleaved_writer() = default;
+	interleaved_writer(const interleaved_writer&) = delete;
+	interleaved_writer& operator=(const interleaved_writer&) = delete;
+	~interleaved_writer() { finish_quietly(); }
+
+	bool running() const { return t_.joinable(); }
+	bool on_writer_thread() const { return running() && std::this_thread::get_id() == t_.get_id(); }
+	// Reader's thread: starts `body` and returns once the writer reaches
+	// its first gap (or ends).
+	void start(std::function<void()> body, std::size_t stride);
+	// Reader's thread, at one of its gaps: the writer's next steps.
+	void step();
+	// Reader's thread, after the read: the rest of the writer, then join.
+	// Rethrows what the writer threw (a property it broke).
+	void finish();
+	// Writer's thread, at each of its gaps.
+	void at_writer_gap();
+	// The read stopped by an exception: the writer runs to its end and
+	// what it threw is dropped (the case is over).
+	void finish_quietly();
+
+private:
+	void hand_to_writer(std::size_t allowance);
+	std::thread t_;
+	std::mutex mu_;
+	std::condition_variable cv_;
+	bool writer_turn_ = false;
+	bool done_ = false;
+	std::size_t stride_ = 1;
+	std::size_t allowance_ = 0;	// writer gaps left before the baton goes back; 0: no limit
+	std::exception_ptr error_;
+};
+
 class scheduled_hardware : public hardware_agent {
 public:
 	explicit scheduled_hardware(harness& h) : h_(h) {}
-	// A locked call to run inside the next lockless read, at its gap g.
-	void interleave(std::optional<call> writer, std::size_t g)
+	// A locked call to run beside the next lockless read from its gap g,
+	// `stride` of its primitives at each later gap of the read (0: whole
+	// inside gap g).
+	void interleave(std::optional<call> writer, std::size_t g, std::size_t stride)
 	{
 		writer_ = std::move(writer);
 		writer_gap_ = g;
+		stride_ = stride;
 	}
+	interleaved_writer& writer_thread() { return iw_; }
 	// The writer if the read ended before its gap came (it then runs after
 	// the read: the callers' model expects it to have happened).
 	std::optional<call> take_writer()
@@ -81,6 +131,8 @@ private:
 	std::size_t call_ = 0;
 	std::optional<call> writer_;
 	std::size_t writer_gap_ = 0;
+	std::size_t stride_ = 0;
+	interleaved_writer iw_;
 	std::vector<bool> fired_;
 	std::vector<std::uint32_t> touches_;	// per entry, primitives on it so far in this call
 	std::vector<std::size_t> touched_;
@@ -137,9 +189,11 @@ public:
 	void access_fault(std::size_t page, bool write, bool reuse = false);
 	void swap_out(std::size_t page, std::uint64_t swp);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
-	// running at the reader's gap `at_gap`, so the reader may see the
-	// table before, during and after it.
-	void lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap);
+	// starting at the reader's gap `at_gap` and making `stride` primitives
+	// at each later gap of the reader (0: all of them at `at_gap`), so the
+	// reader may see the table before, during and after it -- a fold or
+	// unfold half done included.
+	void lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap, std::size_t stride = 0);
 	void idle();
 
 	// mm::call_sink

@@ -183,6 +183,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		world_model m0 = world_model::empty(w, o.adversarial);
 		m0.vary_attributes = o.vary_attributes;
 		m0.alias_nonpresent = o.alias_nonpresent;
+		m0.interleave_lockless = o.interleave_lockless;
 		rc::state::check(m0, h, [](const world_model& m) { return any_command(m); });
 		calls += h.calls();
 		exercised += h.judge().exercised(p);
@@ -238,6 +239,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	world_model m = world_model::empty(w, o.adversarial);
 	m.vary_attributes = o.vary_attributes;
 	m.alias_nonpresent = o.alias_nonpresent;
+	m.interleave_lockless = o.interleave_lockless;
 	violation v;
 	bool again = false;
 	for (const auto& c : slot.commands) {

@@ -34,6 +34,7 @@ struct run_options {
 	bool adversarial = false;
 	bool vary_attributes = true;	// off: only flags and write permission vary (control tests)
 	bool alias_nonpresent = true;	// off: no swap entry sets AF or CONT (control tests)
+	bool interleave_lockless = true;	// off: a racing writer runs whole in one gap of the reader
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 };
 

@@ -50,6 +50,7 @@ struct world_model {
 	bool adversarial = false;
 	bool vary_attributes = true;	// faults map with attributes beyond flags and write
 	bool alias_nonpresent = true;	// swap entries may set bits that alias AF and CONT
+	bool interleave_lockless = true;	// a racing writer may run primitive by primitive
 
 	std::size_t count(page_state s) const;
 	static world_model empty(const world_layout& w, bool adversarial);

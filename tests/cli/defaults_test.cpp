@@ -19,7 +19,8 @@ TEST(cli_defaults, every_flawed_cell_fails_at_the_default_on_seeds_1_to_20)
 	const std::pair<const char*, const char*> flawed[] = {
 		{"gather-writeback", "no-loss"}, {"gather-writeback", "per-call"}, {"simple", "per-call"},
 		{"robust", "batch-or"},		 {"early-return", "batch-or"},	   {"early-return", "per-call"},
-		{"clear-block", "batch-or"},	 {"clear-block", "isolation"},
+		{"clear-block", "batch-or"},	 {"clear-block", "isolation"},	   {"robust", "lockless"},
+		{"early-return", "lockless"},
 	};
 	for (const auto& [strategy, prop] : flawed)
 		for (int seed = 1; seed <= 20; seed++) {

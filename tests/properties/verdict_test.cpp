@@ -35,8 +35,8 @@ const std::vector<std::pair<const char*, std::array<verdict, nr_properties>>> ta
 	{"unfold", {H, H, H, H, H, H, H, H}},
 	{"gather-writeback", {H, F, F, H, H, H, H, H}},
 	{"simple", {H, H, F, H, H, H, H, H}},
-	{"robust", {F, H, H, H, H, H, H, H}},
-	{"early-return", {F, H, F, H, H, H, H, H}},
+	{"robust", {F, H, H, H, H, H, F, H}},
+	{"early-return", {F, H, F, H, H, H, F, H}},
 	{"clear-block", {F, H, H, H, F, H, H, H}},
 	{"nocont", {H, H, H, H, H, H, H, H}},
 };
