@@ -52,6 +52,9 @@ std::vector<explore::scenario> chosen_scenarios(const std::string& name)
 				    "all")};
 }
 
+// The most hardware events a search may place with no --time-limit.
+constexpr int max_unbudgeted_events = 3;
+
 // The most initial states a search may start from: what --initial all
 // allows (4^8, tables of at most 8 entries).  More are refused before the
 // search starts: each state is a search of its own.
@@ -227,6 +230,13 @@ int run_explore(const explore_cli& c)
 	o.reduce = !c.no_reduce;
 	o.all_violations = c.all_violations;
 	o.time_limit = c.time_limit;
+	// The search grows as the power K: at K=3 one run of 16 entries took
+	// about a minute, and each further event multiplies that by some 20.
+	// Past 3 it needs a budget, not a wait of days with nothing to say.
+	if (c.hw_events > max_unbudgeted_events && c.time_limit == 0)
+		throw usage_error(fmt::format("--hw-events {}: expected 0 to {} without a time limit (each event more "
+					      "multiplies the search by some 20), or a --time-limit S for up to 6",
+					      c.hw_events, max_unbudgeted_events));
 	// Counted before anything runs: a search over more initial states
 	// than this would run for days and say nothing meanwhile.
 	for (scenario sc : which) {

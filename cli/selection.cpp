@@ -1,6 +1,9 @@
 #include "cli/selection.h"
 
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/flags.h"
 #include "model/errors.h"
@@ -24,8 +27,13 @@ std::vector<strategy*> selection::resolve() const
 	if (names.empty())
 		throw usage_error("no strategy chosen: expected --strategy NAME or --all");
 	std::vector<strategy*> out;
-	for (const std::string& n : names)
-		out.push_back(&parse_strategy("--strategy", n));
+	for (const std::string& n : names) {
+		strategy* s = &parse_strategy("--strategy", n);
+		// Twice would judge it twice, in two rows that say the same.
+		if (std::find(out.begin(), out.end(), s) != out.end())
+			throw usage_error(fmt::format("--strategy '{}' given twice; expected each strategy once", n));
+		out.push_back(s);
+	}
 	return out;
 }
 
