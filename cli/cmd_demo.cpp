@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/ruler.h"
 #include "impl/strategy.h"
 #include "mm/callers.h"
@@ -30,7 +31,7 @@ namespace {
 
 struct demo_options {
 	std::string granule = "4k";
-	std::string seed;	// empty: draw one
+	std::optional<std::uint64_t> seed;	// none: draw one
 	std::string strategy = "mainline";
 	bool primitives = false;
 	bool per_entry = false;
@@ -43,36 +44,6 @@ constexpr double hw_rate = 0.3;
 constexpr std::size_t hw_max_per_gap = 2;
 // Scheduling points between mapping and exit: the program "runs".
 constexpr int warmup_gaps = 12;
-
-std::uint64_t parse_seed(const std::string& text)
-{
-	std::uint64_t v = 0;
-	const char* end = text.data() + text.size();
-	const auto [p, ec] = std::from_chars(text.data(), end, v);
-	if (text.empty() || ec != std::errc() || p != end)
-		throw usage_error(fmt::format("--seed '{}': expected an unsigned 64-bit decimal integer", text));
-	return v;
-}
-
-granule parse_granule_option(const std::string& text)
-{
-	try {
-		return parse_granule(text);
-	} catch (const usage_error&) {
-		throw usage_error(fmt::format("--granule '{}': expected 4k, 16k or 64k", text));
-	}
-}
-
-strategy& find_strategy(const std::string& name)
-{
-	if (strategy* s = registry::global().find(name))
-		return *s;
-	std::string known;
-	for (const strategy* s : registry::global().all())
-		known += fmt::format("{}{}", known.empty() ? "" : ", ", s->info().name);
-	throw usage_error(fmt::format("--strategy '{}': unknown; expected one of: {}", name,
-				      known.empty() ? "(no strategy is registered)" : known));
-}
 
 std::string flags_of(std::uint64_t e)
 {
@@ -279,9 +250,9 @@ int run_demo(const demo_options& o)
 {
 	// Every input is checked before the seed line, so bad usage prints
 	// one line and nothing else.
-	const geometry geo = geometry::of(parse_granule_option(o.granule));
-	const std::optional<std::uint64_t> given = o.seed.empty() ? std::nullopt : std::optional(parse_seed(o.seed));
-	strategy& s = find_strategy(o.strategy);
+	const geometry geo = geometry::of(parse_granule_flag("--granule", o.granule));
+	const std::optional<std::uint64_t> given = o.seed;
+	strategy& s = parse_strategy("--strategy", o.strategy);
 	if (!s.implements(call_kind::set_ptes))
 		throw usage_error(fmt::format("strategy '{}' does not implement set_ptes, which the demo maps with",
 					      s.info().name));
@@ -382,12 +353,19 @@ int run_demo(const demo_options& o)
 action define_demo(CLI::App& sub)
 {
 	auto o = std::make_shared<demo_options>();
-	sub.add_option("--granule", o->granule, "page size: 4k, 16k or 64k")->type_name("4k|16k|64k")->capture_default_str();
-	sub.add_option("--seed", o->seed, "seed of the hardware agent (printed first; give it back to rerun)")
-		->type_name("S");
-	sub.add_option("--strategy", o->strategy, "the strategy under test (see 'ptespec list')")
-		->type_name("NAME")
-		->capture_default_str();
+	add_once(
+		sub, "--granule",
+		[o](const std::string& g) {
+			parse_granule_flag("--granule", g);
+			o->granule = g;
+		},
+		"page size: 4k, 16k or 64k (default 4k)", "4k|16k|64k");
+	add_once(
+		sub, "--seed", [o](const std::string& t) { o->seed = parse_seed("--seed", t); },
+		"seed of the hardware agent, decimal or 0x-hex (printed first; give it back to rerun)", "S");
+	add_once(
+		sub, "--strategy", [o](const std::string& n) { o->strategy = n; },
+		"the strategy under test (see 'ptespec list'; default mainline)", "NAME");
 	sub.add_flag("--per-entry", o->per_entry,
 		     "tear down entry by entry (ptep_get, then ptep_get_and_clear_full), as zap did before it "
 		     "batched folios: the teardown the seed thread's variants were written for");

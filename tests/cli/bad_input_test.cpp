@@ -105,6 +105,8 @@ const bad_input rows[] = {
 	 "--initial-flagged 1000: expected a whole number of entries from 0 to 128"},
 	{"explore_hw_events_too_many", {"explore", "--strategy", "mainline", "--hw-events", "7"},
 	 "--hw-events 7: expected a whole number of events from 0 to 6"},
+	{"explore_hw_events_unbudgeted", {"explore", "--strategy", "mainline", "--hw-events", "4"},
+	 "--hw-events 4: expected 0 to 3 without a time limit"},
 	{"explore_hw_events_exponent", {"explore", "--strategy", "mainline", "--hw-events", "1e30"},
 	 "--hw-events '1e30': expected a whole number"},
 	{"explore_cont_ptes_not_power_of_two", {"explore", "--strategy", "mainline", "--cont-ptes", "3"},
@@ -141,6 +143,8 @@ const bad_input rows[] = {
 	{"check_seed_negative", {"check", "--all", "--seed", "-1"}, "--seed '-1': expected"},
 	{"check_seed_word", {"check", "--all", "--seed", "abc"}, "--seed 'abc': expected"},
 	{"report_seed_negative", {"report", "--seed", "-1"}, "--seed '-1': expected"},
+	{"demo_seed_octal", {"demo", "--seed", "010"}, "--seed '010': expected a decimal or 0x-hex number"},
+	{"demo_seed_twice", {"demo", "--seed", "1", "--seed", "2"}, "--seed given 2 times ('1', '2'); expected it once"},
 
 	// Seconds: finite, not negative, bounded.
 	{"explore_time_nan", {"explore", "--strategy", "mainline", "--time-limit", "nan"},
@@ -184,6 +188,8 @@ const bad_input rows[] = {
 
 	// A once-only flag given twice.
 	{"seed_twice", {"test", "--all", "--seed", "1", "--seed", "2"}, "--seed given 2 times ('1', '2'); expected it once"},
+	{"strategy_twice", {"test", "--strategy", "mainline", "--strategy", "mainline"},
+	 "--strategy 'mainline' given twice; expected each strategy once"},
 	{"hw_events_twice", {"explore", "--strategy", "mainline", "--hw-events", "1", "--hw-events", "2"},
 	 "--hw-events given 2 times"},
 
