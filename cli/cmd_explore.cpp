@@ -366,7 +366,8 @@ action define_explore(CLI::App& sub)
 	add_once(
 		sub, "--hw-events",
 		[c](const std::string& n) { c->hw_events = static_cast<int>(parse_count("--hw-events", n, 0, 6, "events")); },
-		"place up to K hardware events, 0..6 (default 2; the search grows as the power K)", "K");
+		"place up to K hardware events, 0..6 (default 2; the search grows as the power K, so above 3 only "
+		"with a --time-limit)", "K");
 	add_once(
 		sub, "--initial", [c](const std::string& n) { c->initial = parse_choice("--initial", n, {"sparse", "all"}); },
 		"initial young/dirty states: sparse (default) or all (tables of at most 8 entries)", "SET");
