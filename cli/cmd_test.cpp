@@ -247,8 +247,10 @@ action define_test(CLI::App& sub)
 	add_repeatable(
 		sub, "--property",
 		[t](const std::string& p) {
-			t->properties.push_back(p);
 			chosen_properties({p});
+			if (std::find(t->properties.begin(), t->properties.end(), p) != t->properties.end())
+				throw usage_error(fmt::format("--property '{}' given twice; expected each property once", p));
+			t->properties.push_back(p);
 		},
 		"judge only this property (repeatable; default: all)", "NAME");
 	add_repeatable(

@@ -190,6 +190,8 @@ const bad_input rows[] = {
 	{"seed_twice", {"test", "--all", "--seed", "1", "--seed", "2"}, "--seed given 2 times ('1', '2'); expected it once"},
 	{"strategy_twice", {"test", "--strategy", "mainline", "--strategy", "mainline"},
 	 "--strategy 'mainline' given twice; expected each strategy once"},
+	{"property_twice", {"test", "--all", "--property", "precise", "--property", "precise"},
+	 "--property 'precise' given twice; expected each property once"},
 	{"hw_events_twice", {"explore", "--strategy", "mainline", "--hw-events", "1", "--hw-events", "2"},
 	 "--hw-events given 2 times"},
 
