@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "mm/callers.h"
 #include "model/pte.h"
 #include "proofs/ledger.h"
 #include "proofs/replay.h"
@@ -273,16 +274,18 @@ proof_result prove_exit(strategy& s, granule g, bool batched, const prove_option
 	r.obligation = exit_name(geo, batched);
 	r.strategy = s.info().name;
 	r.gran = g;
-	std::vector<call> calls;
-	if (batched) {
-		calls.push_back({call_kind::ptep_get, 0});
-		calls.push_back({call_kind::get_and_clear_full_ptes, 0, c, true, 0, 0});
-	} else {
-		for (std::size_t k = 0; k < c; k++) {
-			calls.push_back({call_kind::ptep_get, k});
-			calls.push_back({call_kind::ptep_get_and_clear_full, k, 1, true, 0, 0});
-		}
-	}
+	// The calls are core-mm's (mm/callers.h) over a folded run of one
+	// folio, whatever the flags: every entry valid and CONT, so the walk
+	// is the same for every initial state the proof covers.
+	const std::vector<folio_extent> folio = {{0x40000, c}};
+	table_t shape(c);
+	for (std::size_t k = 0; k < c; k++)
+		shape[k] = pte_mkcont(pfn_pte(folio[0].first_pfn + k, PTE_VALID | PTE_TYPE | PTE_USER | PTE_AF, geo));
+	mm::zap_options zo;
+	zo.full = true;
+	zo.batched = batched;
+	const std::vector<call> calls = mm::planned_zap({geo, folio}, shape, 0, c, zo,
+							[&](call_kind k) { return s.implements(k); });
 	z3::context& ctx = shared_context();
 	const sym_world w = folded_runs(ctx, g, 1);
 	std::vector<sym_flags> pending = ref_flags(w.initial, geo);

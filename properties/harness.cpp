@@ -13,8 +13,10 @@ void interleaved_writer::start(std::function<void()> body, std::size_t stride)
 	stride_ = stride;
 	done_ = false;
 	error_ = nullptr;
-	writer_turn_ = true;
+	writer_turn_ = false;
 	allowance_ = 1;	// up to its first gap
+	// The baton is handed over only once t_ names the thread: the writer
+	// asks on_writer_thread() at its first gap.
 	t_ = std::thread([this, body = std::move(body)] {
 		{
 			std::unique_lock<std::mutex> l(mu_);
@@ -31,6 +33,8 @@ void interleaved_writer::start(std::function<void()> body, std::size_t stride)
 		cv_.notify_all();
 	});
 	std::unique_lock<std::mutex> l(mu_);
+	writer_turn_ = true;
+	cv_.notify_all();
 	cv_.wait(l, [&] { return !writer_turn_; });
 }
 
