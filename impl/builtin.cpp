@@ -1,5 +1,6 @@
 // The strategies ptespec ships: mainline and the six designs of the seed
-// thread (BRIEF §5).  Names are stable: --strategy takes them.
+// linux-mm thread that proposed contpte batching.  Names are stable:
+// --strategy takes them.
 #include "impl/adapter.h"
 #include "impl/mainline.h"
 #include "impl/variants/clear_block.h"

@@ -47,7 +47,7 @@ struct mainline_ops : pte_primitives<M, Self> {
 	using pte_primitives<M, Self>::self;
 	using pte_primitives<M, Self>::truth_value;
 
-	// ================= the API core-mm calls (BRIEF §4) =================
+	// ================= the API core-mm calls =================
 
 	W ptep_get(M& m, std::size_t i)
 	{

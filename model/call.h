@@ -54,7 +54,8 @@ struct call_result {
 std::string_view to_string(call_kind k);
 std::optional<call_kind> parse_call_kind(std::string_view name);
 
-// What a call does to access/dirty state, in the spec's terms (BRIEF §4).
+// What a call does to access/dirty state, in the spec's terms: whether it
+// reports flags, hands them off to the caller, consumes them, unmaps or maps.
 struct call_semantics {
 	bool reports = false;	// returns flags the caller acts on or reads
 	bool hands_off = false;	// the caller acts on the report: it discharges events

@@ -1,4 +1,6 @@
-// The racing agent (BRIEF §3): accesses and writes recorded by the MMU.
+// The racing agent: accesses and writes recorded by the MMU (hardware
+// access-flag and dirty-state management), at any moment between two
+// primitives of software.
 //
 // An event names a page; where it lands follows the architecture: in the
 // page's own entry when that entry is valid and not CONT; in any valid CONT

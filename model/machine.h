@@ -1,5 +1,6 @@
 // The machine strategies run on: a page table that software touches only
-// through the primitives of BRIEF §2, each a scheduling point where the
+// through its primitives (read, write, exchange, compare-exchange as
+// atomic_update, TLB invalidation), each a scheduling point where the
 // hardware agent may act, each counted for the cost model.
 //
 // basic_machine<W> hands strategies words of type W (uint64_t, or an

@@ -1,4 +1,4 @@
-// The named properties of BRIEF §4.  The names are stable: the tool prints
+// The named properties the checker judges.  The names are stable: the tool prints
 // them, tests and JSON use them.
 #pragma once
 

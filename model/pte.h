@@ -1,6 +1,7 @@
 // The arm64 level-3 page descriptor and the kernel's helpers on it.
 //
-// Bit-exact with BRIEF §2.  Every helper is a template over the word type
+// Bit-exact with the arm64 layout (VALID bit 0, AF 10, DBM 51, CONT 52,
+// software DIRTY 55; RDONLY is AP[2], bit 7).  Every helper is a template over the word type
 // (model/word.h) and is branch-free, so the same source evaluates a concrete
 // value, an instrumented one, or a Z3 bit-vector.
 #pragma once

@@ -19,7 +19,5 @@ char ruler_char(std::uint64_t pte);
 std::string ruler(const std::vector<std::uint64_t>& table, const geometry& geo, std::size_t any_entry);
 // Every run of the table, separated by spaces.
 std::string rulers(const std::vector<std::uint64_t>& table, const geometry& geo);
-inline constexpr const char* ruler_legend =
-	"'.' none, 's' non-present, 'o' old+clean, 'y' young, 'd' dirty, 'b' young+dirty; upper case = CONT";
 
 } // namespace ptespec

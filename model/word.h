@@ -65,13 +65,6 @@ inline W lit_like(const W& like, std::uint64_t v) { return word_ops<W>::lit(like
 template <class W>
 inline W select(const boolean_of<W>& c, const W& a, const W& b) { return word_ops<W>::select(c, a, b); }
 
-template <class W>
-inline boolean_of<W> select_bool(const W&, const boolean_of<W>& c, const boolean_of<W>& a,
-				 const boolean_of<W>& b)
-{
-	return word_ops<W>::select(c, a, b);
-}
-
 static_assert(pte_word<std::uint64_t>);
 
 } // namespace ptespec

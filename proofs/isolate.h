@@ -1,9 +1,8 @@
 // Each obligation in a process of its own.
 //
 // Z3 4.8 does not give memory back: after a large obligation a context is
-// slow for everything that follows (batch-or at CONT_PTES 16 took 0.9 s in
-// a fresh context and 7.7 s after batch-or at CONT_PTES 128 in the same
-// one), and destroying it takes longer than the proof did (15 s).  A child
+// slow for everything that follows, and destroying it takes longer than
+// the proof did.  A child
 // process per obligation starts from a fresh context and hands its memory
 // back to the system by exiting.  It also bounds what one obligation can
 // do to the run: a wall-clock limit, a crash or an exhausted memory make

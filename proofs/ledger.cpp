@@ -13,9 +13,9 @@ namespace {
 // at most pages -- nothing fired there, the page is out of the range, the
 // entry was cleared to zero -- and a folded term stays the term it was: a
 // page that no call of a teardown touches keeps its pending flag as one
-// term, instead of gaining a layer per call.  Building the unfolded layers
-// cost clear-block's exit/run-cont128 14 of its 20 s (the calls after its
-// first clear all the run, and each layer more to build than the last).
+// term, instead of gaining a layer per call (unfolded, the layers were most
+// of a long teardown's time: docs/performance.md, "Why the prover is built
+// as it is").
 z3::expr lor(const z3::expr& a, const z3::expr& b)
 {
 	if (a.is_true() || b.is_false())

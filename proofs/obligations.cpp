@@ -15,11 +15,10 @@ namespace ptespec::proofs {
 
 namespace {
 
-// One Z3 context for the process, never destroyed: tearing a context down
-// after a large obligation took Z3 4.8 longer than the proof itself (88 s
-// after a 15 s batch-or at CONT_PTES 32), however few terms were still
-// referenced.  It stays reachable from here, so a leak checker does not
-// count it.
+// One Z3 context for the process, never destroyed: Z3 4.8 takes longer to
+// tear a large context down than the proof took, however few terms are
+// still referenced.  It stays reachable from here, so a leak checker does
+// not count it.
 z3::context& shared_context()
 {
 	static z3::context* ctx = new z3::context;
@@ -43,8 +42,8 @@ std::vector<std::size_t> offsets(std::size_t c, bool quick)
 // every start and every length up to o.every_range_upto entries per run;
 // above that, the starts and ends that decide what a strategy does: each
 // on, next to and inside a run edge, one entry or two, inside one run or
-// across both (a case at CONT_PTES 128 costs ~0.25 s of solver time, so
-// every (start, length) there -- 32,896 of them -- is out of reach).
+// across both (every (start, length) at CONT_PTES 128 -- 32,896 of them --
+// is out of reach at the solver time a case costs there).
 std::vector<std::pair<std::size_t, std::size_t>> batch_ranges(std::size_t c, const prove_options& o)
 {
 	std::vector<std::pair<std::size_t, std::size_t>> out;

@@ -51,10 +51,9 @@ struct path_fault {
 // The second solver of a bit-level question (see case_batch::flush):
 // bit-blast, then SAT -- with no word-level simplification first, which on
 // these formulas costs more than it saves, and no and-inverter-graph
-// compression either (bit-blast + AIG + SAT took 30 s on robust's batched
-// teardown at CONT_PTES 128 and 18 s on its no-loss batch case, where
-// bit-blast + SAT took 22 s and 14 s); when the goal still holds a word
-// operator the bit-blaster does not take, the qfbv tactic instead.
+// compression either (slower than bit-blast + SAT alone on the largest
+// cases); when the goal still holds a word operator the bit-blaster does
+// not take, the qfbv tactic instead.
 z3::solver make_circuit_solver(z3::context& ctx, unsigned timeout_ms)
 {
 	const z3::tactic circuit = z3::tactic(ctx, "bit-blast") & z3::tactic(ctx, "sat");
@@ -670,8 +669,7 @@ void case_batch::note(const std::string& why)
 //
 // The question is asked in a context of its own, a copy of just the
 // formula: the shared context, after running the paths, holds every term
-// they made (over a gigabyte at CONT_PTES 128), and the same formula solved
-// there took clear-block's `exit/run-cont128` 15 s instead of 5 s.  A sat
+// they made, and the same formula is solved several times slower there.  A sat
 // model is translated back, so counterexamples are read off the shared
 // context's terms as before.  Each question's context is deleted when it
 // is answered (that takes milliseconds: it held one formula).
@@ -725,16 +723,13 @@ std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, co
 	stopwatch clock;
 	// Cases whose calls joined several paths carry ite trees over their
 	// decisions: at bit level (bit_slicer.h) they shrink to the few flag
-	// bits the claims read (at CONT_PTES 128, one-call went from 2.4 s to
-	// 0.6 s of solving a case).  A single-path case is left at word level,
-	// which the bit-vector simplifier handles better (batch-or at CONT_PTES
-	// 128: 8.5 s as words, 37 s sliced).
+	// bits the claims read.  A single-path case is left at word level,
+	// which the bit-vector simplifier handles better.
 	const bool bit_level = joined && o_.bit_level_claims;
 	if (bit_level) {
 		// The slicer that sliced the case's branch conditions already
-		// has many of the words' bits: at CONT_PTES 128, slicing
-		// mainline's exit/run question took 0.3 s in it and 0.9 s in a
-		// fresh one, robust's 22 s and 32 s.
+		// has many of the words' bits, so it slices the question faster
+		// than a fresh one.
 		std::optional<bit_slicer> own;
 		bit_slicer& bits = slicer_ ? *slicer_ : own.emplace(ctx_);
 		all = bits.truth(all);
@@ -747,10 +742,7 @@ std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, co
 	// A bit-level question goes to the qfbv tactic for a short while, then,
 	// if that was not enough, to the circuit solver for the full timeout.
 	// Each is several times faster than the other on some of these
-	// formulas; at CONT_PTES 128 (qfbv vs circuit): a one-call case 0.6 s
-	// vs 1.4 s, clear-block's teardown 1.9 s vs 14 s, robust's no-loss
-	// batch case a 60 s timeout vs 11 s, robust's batched teardown a
-	// timeout vs 45 s.
+	// formulas, and neither is on all of them.
 	z3::solver* answered = &fs;
 	std::optional<z3::solver> circuit;
 	z3::check_result answer = z3::unknown;

@@ -144,21 +144,16 @@ struct prove_options {
 	// after this many calls (and again after each next number), as well as
 	// at its end: a violation in an early call is found without running the
 	// rest, and the claims proved there leave the final question.  Most
-	// broken teardowns break in their first calls (simple's and
-	// early-return's exit/run-cont128: refuted in 4 s and 1 s); more checks
-	// cost more than they save (mainline's exit/run-cont128: 12 s with this
-	// one, 15 s with a check after 16 paths and three times as many more
-	// each time).
+	// broken teardowns break in their first calls; more checks cost a sound
+	// strategy more than they save.
 	std::vector<std::size_t> early_checks{4};
 	// batch-or over this one range [first, first + nr) only (nr 0: the
 	// range set above); what the benchmark times per range.
 	std::size_t range_first = 0, range_nr = 0;
 	// Seconds an obligation may spend running the strategy on paths before
-	// it gives up with `unknown` (solver time is bounded by timeout_ms).
-	// robust's and early-return's one-call obligations at CONT_PTES 128
-	// need ~35 s (four batch cases of 64 to 128 clears that each gather
-	// the run): with 30 s they were `unknown` after 110-150 s, with 60 s
-	// they are proved in 90-155 s (prove --all --granule all, a3f6f86).
+	// it gives up with `unknown` (solver time is bounded by timeout_ms):
+	// enough for the largest one-call obligations at CONT_PTES 128, whose
+	// batch cases gather the run once per clear.
 	double run_seconds = 60;
 	// Table entries per solver question for batch-or (case_batch): its
 	// cases share most terms, so one question for many is cheaper.

@@ -1,4 +1,4 @@
-// The core-mm callers as RapidCheck commands (BRIEF §6).  Each command is
+// The core-mm callers (mm/callers.h) as RapidCheck commands.  Each command is
 // one caller action -- a fault, a zap, a fork, a reclaim pass -- with the
 // hardware events that race it.  apply() keeps the callers' own view of the
 // table (world_model); run() drives the strategy through the harness, whose

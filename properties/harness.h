@@ -122,7 +122,6 @@ public:
 			touches_[i] = 0;
 		touched_.clear();
 	}
-	std::size_t current_call() const { return call_; }
 	void at_gap(hw_port& port) override;
 
 private:
@@ -157,14 +156,11 @@ public:
 	machine& mach() { return m_; }
 	const checker& judge() const { return chk_; }
 	const world_layout& layout() const { return w_; }
-	strategy& strat() { return s_; }
 	std::uint64_t calls() const { return calls_; }
 
 	// Replaces the planned-events agent with another (an enumerator, a
 	// random agent); nullptr restores the planned one.
 	void set_hardware(hardware_agent* hw) { m_.set_hardware(hw ? hw : &hw_); }
-	// Counts calls for agents that key events on them.
-	std::size_t call_ordinal() const { return hw_.current_call(); }
 
 	// Brackets one caller action (a command): hardware follows `plan`;
 	// batches are cut after `batch_limit` entries (0: as core-mm finds them).
