@@ -41,6 +41,21 @@ struct check_cli {
 	bool json = false;
 };
 
+// The obligations whose refutation of this cell's strategy, granule and
+// property made its proof word "refuted" (as proofs::proof_word decides),
+// each with its counterexample: a failing cell carries its own.
+nlohmann::json refuted_by(const std::vector<proofs::proof_result>& proved, const cell& x)
+{
+	nlohmann::json out = nlohmann::json::array();
+	if (x.proof != "refuted")
+		return out;
+	for (const auto& r : proved)
+		if (r.verdict == proofs::proof_verdict::refuted && r.strategy == x.test.strategy && r.gran == x.gran &&
+		    r.ce && r.ce->prop == x.test.prop)
+			out.push_back({{"obligation", r.obligation}, {"counterexample", proof_json(r)["counterexample"]}});
+	return out;
+}
+
 int run_check(const check_cli& c)
 {
 	const std::vector<strategy*> strategies = c.sel.resolve();
@@ -89,12 +104,20 @@ int run_check(const check_cli& c)
 				j["proof_covers"] = x.proof_covers;
 			if (x.test.v == verdict::fails)
 				j["reproduce"] = x.test.ce.reproduce;
+			j["counterexample"] =
+				x.test.v == verdict::fails ? sampled_counterexample_json(x.test) : nlohmann::json(nullptr);
+			j["refuted_by"] = refuted_by(proved, x);
 			list.push_back(std::move(j));
 		}
-		fmt::print("{}\n", nlohmann::json{{"schema", 1},
+		nlohmann::json proof_list = nlohmann::json::array();
+		for (const auto& r : proved)
+			proof_list.push_back(proof_json(r));
+		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
+						  {"command", "check"},
 						  {"seed", c.seed},
 						  {"cases", c.cases > 0 ? nlohmann::json(c.cases) : nlohmann::json("default")},
 						  {"results", list},
+						  {"proofs", proof_list},
 						  {"totals",
 						   {{"passed", n[0]},
 						    {"failed", n[1]},

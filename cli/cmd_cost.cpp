@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/selection.h"
+#include "cli/verdicts.h"
 #include "explore/cost.h"
 #include "model/errors.h"
 
@@ -99,7 +100,9 @@ int run_cost(const cost_cli& c)
 		nlohmann::json names = nlohmann::json::array();
 		for (const cost_profile& p : profiles)
 			names.push_back(p.name);
-		fmt::print("{}\n", nlohmann::json{{"scenario", std::string(to_string(o.scen))},
+		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
+						  {"command", "cost"},
+						  {"scenario", std::string(to_string(o.scen))},
 						  {"granule", c.granule},
 						  {"folios", o.folios},
 						  {"pages", base.pages},

@@ -20,6 +20,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/verdicts.h"
 #include "explore/explorer.h"
 #include "model/errors.h"
 
@@ -148,11 +149,14 @@ nlohmann::json violation_json(const explore::found_violation& f)
 				  {"entry", e.entry},
 				  {"page", e.page},
 				  {"kind", std::string(to_string(e.kind))}});
+	const nlohmann::json h = history_json(f.h);
 	return {{"property", std::string(to_string(f.v.prop))},
 		{"page", f.v.page},
 		{"message", f.v.message},
 		{"events", events},
 		{"history", f.lines},
+		{"initial", h.at("initial")},
+		{"calls", h.at("calls")},
 		{"replay_confirms", f.replay_confirms},
 		{"rerun_confirms", f.rerun_confirms}};
 }
@@ -277,7 +281,14 @@ int run_explore(const explore_cli& c)
 		for (scenario sc : r.not_run)
 			not_run.push_back(std::string(to_string(sc)));
 		const std::optional<scenario> stopped = r.stopped_in();
-		nlohmann::json j{{"schema", 1},
+		// Per scenario: a violation failed it; searched to the end with
+		// none it passed; stopped or never started by the time limit it
+		// is undecided (what the exit code says of the whole).
+		std::size_t passed = 0, failed = 0, undecided = r.not_run.size();
+		for (const explore_result& one : r.runs)
+			(one.first ? failed : one.complete ? passed : undecided)++;
+		nlohmann::json j{{"schema", json_schema},
+				 {"command", "explore"},
 				 {"strategy", r.strategy},
 				 {"granule", c.granule},
 				 {"cont_ptes", o.geo.cont_ptes},
@@ -292,7 +303,8 @@ int run_explore(const explore_cli& c)
 				 {"complete", r.complete()},
 				 {"stopped_in", stopped ? nlohmann::json(std::string(to_string(*stopped)))
 							: nlohmann::json(nullptr)},
-				 {"verdict", r.failed() ? "violation" : r.complete() ? "no violation" : "incomplete"}};
+				 {"verdict", r.failed() ? "violation" : r.complete() ? "no violation" : "incomplete"},
+				 {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}};
 		fmt::print("{}\n", j.dump(2));
 		return code;
 	}

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/verdicts.h"
 #include "impl/strategy.h"
 
 namespace ptespec::cli {
@@ -41,7 +42,7 @@ int list_json()
 		const strategy_info& i = s->info();
 		list.push_back({{"name", i.name}, {"description", i.description}, {"origin", i.origin}});
 	}
-	fmt::print("{}\n", nlohmann::json{{"strategies", list}}.dump(2));
+	fmt::print("{}\n", nlohmann::json{{"schema", json_schema}, {"command", "list"}, {"strategies", list}}.dump(2));
 	return exit_ok;
 }
 

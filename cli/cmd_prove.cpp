@@ -17,6 +17,7 @@
 #include "cli/flags.h"
 #include "cli/proof_flags.h"
 #include "cli/selection.h"
+#include "cli/verdicts.h"
 #include "model/errors.h"
 #include "proofs/catalogue.h"
 
@@ -79,33 +80,13 @@ int run_prove(const prove_cli& p)
 		(r.verdict == proofs::proof_verdict::proved	  ? passed
 		 : r.verdict == proofs::proof_verdict::refuted ? failed
 							       : undecided)++;
-	auto scope_json = [](const proofs::proof_result& r) -> nlohmann::json {
-		const proofs::obligation_scope* sc = proofs::scope_of(r);
-		if (!sc)
-			return {{"properties", nlohmann::json::array()}, {"calls", nlohmann::json::array()},
-				{"tables", "every 64-bit word (the helper algebra)"}};
-		nlohmann::json props = nlohmann::json::array(), calls = nlohmann::json::array();
-		for (property q : sc->properties)
-			props.push_back(std::string(to_string(q)));
-		for (call_kind k : sc->calls)
-			calls.push_back(std::string(to_string(k)));
-		return {{"properties", props}, {"calls", calls}, {"tables", sc->tables}};
-	};
 
 	if (p.json) {
 		nlohmann::json list = nlohmann::json::array();
 		for (const auto& r : results)
-			list.push_back({{"strategy", r.strategy},
-					{"obligation", r.obligation},
-					{"granule", to_string(r.gran)},
-					{"verdict", to_string(r.verdict)},
-					{"seconds", r.seconds},
-					{"run_seconds", r.run_seconds},
-					{"solve_seconds", r.solve_seconds},
-					{"paths", r.paths},
-					{"covers", scope_json(r)},
-					{"replay", r.replay.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.replay)}});
-		fmt::print("{}\n", nlohmann::json{{"schema", 1},
+			list.push_back(proof_json(r));
+		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
+						  {"command", "prove"},
 						  {"results", list},
 						  {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}}
 					    .dump(2));

@@ -83,24 +83,6 @@ std::string coverage_text(const std::string& name, const branch_coverage& cov)
 	return out;
 }
 
-nlohmann::json ce_json(const property_result& r)
-{
-	nlohmann::json calls = nlohmann::json::array();
-	for (const ce_call& c : r.ce.calls) {
-		nlohmann::json runs = nlohmann::json::array();
-		for (const auto& [a, z] : c.runs)
-			runs.push_back({{"before", a}, {"after", z}});
-		calls.push_back({{"command", c.command}, {"call", c.call}, {"result", c.result}, {"hw", c.hw},
-				 {"runs", runs}});
-	}
-	return {{"commands", r.ce.commands},
-		{"calls", calls},
-		{"violation",
-		 {{"property", to_string(r.ce.v.prop)}, {"step", r.ce.v.step}, {"page", r.ce.v.page},
-		  {"message", r.ce.v.message}}},
-		{"reproduce", r.ce.reproduce}};
-}
-
 std::vector<property> chosen_properties(const std::vector<std::string>& names)
 {
 	if (names.empty())
@@ -168,6 +150,8 @@ int run_test(const test_options& t)
 
 	if (t.json) {
 		nlohmann::json out;
+		out["schema"] = json_schema;
+		out["command"] = "test";
 		out["seed"] = seed;
 		out["granule"] = grans.size() == 1 ? std::string(to_string(grans[0])) : "all";
 		out["adversarial"] = t.adversarial;
@@ -183,7 +167,7 @@ int run_test(const test_options& t)
 					 {"exercised", r.exercised}};
 			if (r.v == verdict::not_exercised)
 				j["why"] = r.why_not_exercised;
-			j["counterexample"] = r.v == verdict::fails ? ce_json(r) : nlohmann::json(nullptr);
+			j["counterexample"] = r.v == verdict::fails ? sampled_counterexample_json(r) : nlohmann::json(nullptr);
 			list.push_back(std::move(j));
 		}
 		out["results"] = std::move(list);

@@ -1,8 +1,15 @@
 #include "cli/verdicts.h"
 
+#include <variant>
+
 #include <fmt/format.h>
 
+#include "model/checker.h"
 #include "model/errors.h"
+#include "model/machine.h"
+#include "model/observer.h"
+#include "model/pte.h"
+#include "model/ruler.h"
 
 namespace ptespec::cli {
 
@@ -118,6 +125,194 @@ void add_words(std::set<std::string>& used, const cell& c)
 	used.insert(std::string(to_string(c.test.v)));
 	if (!c.proof.empty())
 		used.insert(c.proof == "partly proved" ? "partly" : c.proof);
+}
+
+// --- JSON ---
+
+namespace {
+
+// What a call returned, in the transcripts' words.
+std::string result_text(const call_result& r)
+{
+	if (r.pte)
+		return fmt::format("{:#x} {}+{}", *r.pte, pte_young(*r.pte) ? "young" : "old",
+				   pte_dirty(*r.pte) ? "dirty" : "clean");
+	if (r.young)
+		return *r.young ? "young" : "old";
+	if (r.changed)
+		return *r.changed ? "changed" : "unchanged";
+	return "";
+}
+
+// Fires a refutation's events where its model placed them (the call, the
+// gap, the entry), as proofs/replay.cpp does: the JSON shows the history
+// that replay judged.
+class planned_events : public hardware_agent {
+public:
+	explicit planned_events(const std::vector<proofs::ce_event>& events) : events_(events) {}
+	void set_call(std::size_t c) { call_ = c; }
+	void at_gap(hw_port& port) override
+	{
+		for (const proofs::ce_event& e : events_)
+			if (e.call == call_ && e.gap == port.gap())
+				port.fire(e.kind, e.entry, e.entry);
+	}
+
+private:
+	const std::vector<proofs::ce_event>& events_;
+	std::size_t call_ = 0;
+};
+
+// The refutation replayed on the concrete machine, recorded; null when it
+// has no model to replay (the helper algebra's words are in "text").
+nlohmann::json replayed_json(const proofs::proof_result& r)
+{
+	if (!r.ce || r.strategy.empty())
+		return nullptr;
+	const proofs::counterexample& ce = *r.ce;
+	strategy& s = registry::global().get(r.strategy);
+	machine m(ce.geo, ce.initial.size());
+	for (std::size_t k = 0; k < ce.initial.size(); k++)
+		m.poke(k, ce.initial[k]);
+	m.set_folios(ce.folios);
+	history h{ce.geo, ce.folios, ce.initial, {}};
+	recorder rec(h);
+	checker chk(ce.geo, ce.folios, ce.initial);
+	observer_list obs;
+	obs.add(&chk);
+	obs.add(&rec);
+	planned_events hw(ce.events);
+	m.set_observer(&obs);
+	m.set_hardware(&hw);
+	// As the replay: a faulted call ends the history.
+	auto run = [&](const call& c, std::size_t ordinal) {
+		hw.set_call(ordinal);
+		try {
+			run_call(s, m, c);
+			return true;
+		} catch (const strategy_fault& f) {
+			m.fault_call(c, f);
+			return false;
+		}
+	};
+	bool ok = true;
+	for (std::size_t k = 0; k < ce.calls.size() && ok; k++)
+		ok = run(ce.calls[k], k);
+	const std::size_t scenario_calls = history_json(h).at("calls").size();
+	m.set_hardware(nullptr);
+	for (std::size_t k = 0; k < ce.witness.size() && ok; k++)
+		ok = run(ce.witness[k], ce.calls.size());
+	nlohmann::json j = history_json(h);
+	for (std::size_t k = 0; k < j["calls"].size(); k++)
+		j["calls"][k]["witness"] = k >= scenario_calls;
+	nlohmann::json events = nlohmann::json::array();
+	for (const proofs::ce_event& e : ce.events)
+		events.push_back({{"call", e.call}, {"gap", e.gap}, {"entry", e.entry}, {"kind", to_string(e.kind)}});
+	j["events"] = std::move(events);
+	const violation* v = chk.first(ce.prop);
+	j["message"] = v ? nlohmann::json(v->message) : nlohmann::json(nullptr);
+	return j;
+}
+
+} // namespace
+
+nlohmann::json sampled_counterexample_json(const property_result& r)
+{
+	nlohmann::json calls = nlohmann::json::array();
+	for (const ce_call& c : r.ce.calls) {
+		nlohmann::json runs = nlohmann::json::array();
+		for (const auto& [a, z] : c.runs)
+			runs.push_back({{"before", a}, {"after", z}});
+		calls.push_back({{"command", c.command}, {"call", c.call}, {"result", c.result}, {"hw", c.hw},
+				 {"runs", runs}});
+	}
+	return {{"commands", r.ce.commands},
+		{"initial", r.ce.initial},
+		{"calls", calls},
+		{"violation",
+		 {{"property", to_string(r.ce.v.prop)}, {"step", r.ce.v.step}, {"page", r.ce.v.page},
+		  {"message", r.ce.v.message}}},
+		{"reproduce", r.ce.reproduce}};
+}
+
+nlohmann::json history_json(const history& h)
+{
+	// One record per call, in the order the calls ended (a call run
+	// inside another's gap ends first); each hardware event belongs to the
+	// innermost call open when it fired.
+	struct open_call {
+		table_t before;
+		nlohmann::json hw = nlohmann::json::array();
+	};
+	std::vector<open_call> open;
+	nlohmann::json calls = nlohmann::json::array();
+	table_t t = h.initial;
+	auto close = [&](const call& c, const std::string& result, const std::string& fault) {
+		open_call oc = open.empty() ? open_call{t} : std::move(open.back());
+		if (!open.empty())
+			open.pop_back();
+		nlohmann::json j{{"call", describe(c)}, {"result", result}, {"before", rulers(oc.before, h.geo)},
+				 {"after", rulers(t, h.geo)}, {"hw", std::move(oc.hw)}};
+		if (!fault.empty())
+			j["fault"] = fault;
+		calls.push_back(std::move(j));
+	};
+	for (const step& s : h.steps) {
+		if (std::get_if<call_begin_step>(&s)) {
+			open.push_back({t});
+		} else if (auto* p = std::get_if<primitive_step>(&s)) {
+			if (p->kind == prim_kind::write || p->kind == prim_kind::exchange ||
+			    p->kind == prim_kind::atomic_update)
+				t[p->index] = p->new_value;
+		} else if (auto* e = std::get_if<hw_event>(&s)) {
+			t[e->landing] = e->new_value;
+			if (!open.empty())
+				open.back().hw.push_back(
+					{{"kind", to_string(e->kind)}, {"page", e->page}, {"entry", e->landing}});
+		} else if (auto* c = std::get_if<call_end_step>(&s)) {
+			close(c->c, result_text(c->r), "");
+		} else if (auto* f = std::get_if<fault_step>(&s)) {
+			close(f->c, "",
+			      f->flush ? fmt::format("TLB flush of #{}..#{} past a table of {} entries", f->index,
+						     f->index + f->nr - 1, f->table_size)
+				       : fmt::format("entry #{} outside a table of {} entries", f->index, f->table_size));
+		}
+	}
+	return {{"initial", rulers(h.initial, h.geo)}, {"calls", calls}};
+}
+
+nlohmann::json proof_json(const proofs::proof_result& r)
+{
+	nlohmann::json covers;
+	if (const proofs::obligation_scope* sc = proofs::scope_of(r)) {
+		nlohmann::json props = nlohmann::json::array(), calls = nlohmann::json::array();
+		for (property q : sc->properties)
+			props.push_back(std::string(to_string(q)));
+		for (call_kind k : sc->calls)
+			calls.push_back(std::string(to_string(k)));
+		covers = {{"properties", props}, {"calls", calls}, {"tables", sc->tables}};
+	} else {
+		covers = {{"properties", nlohmann::json::array()}, {"calls", nlohmann::json::array()},
+			  {"tables", "every 64-bit word (the helper algebra)"}};
+	}
+	nlohmann::json ce = nullptr;
+	if (r.verdict == proofs::proof_verdict::refuted) {
+		ce = {{"property", r.ce ? nlohmann::json(to_string(r.ce->prop)) : nlohmann::json(nullptr)},
+		      {"text", r.ce_text},
+		      {"replayed", replayed_json(r)}};
+	}
+	return {{"strategy", r.strategy},
+		{"obligation", r.obligation},
+		{"granule", to_string(r.gran)},
+		{"verdict", to_string(r.verdict)},
+		{"detail", r.detail},
+		{"seconds", r.seconds},
+		{"run_seconds", r.run_seconds},
+		{"solve_seconds", r.solve_seconds},
+		{"paths", r.paths},
+		{"covers", covers},
+		{"replay", r.replay.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.replay)},
+		{"counterexample", ce}};
 }
 
 } // namespace ptespec::cli

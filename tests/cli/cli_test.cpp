@@ -105,7 +105,10 @@ TEST(cli_list, json_has_exactly_the_documented_shape)
 	ASSERT_EQ(o.status, 0) << o.show();
 	const nlohmann::json j = nlohmann::json::parse(o.out);
 	ASSERT_TRUE(j.is_object());
-	EXPECT_EQ(j.size(), 1u) << "only \"strategies\" at the top";
+	// docs/json.md: schema and command, as every document, then the list.
+	EXPECT_EQ(j.size(), 3u) << "only \"schema\", \"command\" and \"strategies\" at the top";
+	EXPECT_EQ(j["schema"], 1);
+	EXPECT_EQ(j["command"], "list");
 	ASSERT_TRUE(j.contains("strategies"));
 	ASSERT_TRUE(j["strategies"].is_array());
 	std::set<std::string> names;
