@@ -1,6 +1,7 @@
 #include "proofs/catalogue.h"
 
 #include <algorithm>
+#include <limits>
 #include <thread>
 
 #include <fmt/format.h>
@@ -31,8 +32,11 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 		bool helpers = false;
 		for (const std::string& n : helper_names())
 			helpers = helpers || o.wants(n);
+		// The helper algebra is quick and its lines come first (results
+		// are heard in job order): started first, it holds nothing back.
 		if (helpers)
-			jobs.push_back({"", {"helpers"}, g, [g, o] { return prove_helpers(g, o); }, 0});
+			jobs.push_back({"", {"helpers"}, g, [g, o] { return prove_helpers(g, o); },
+					std::numeric_limits<double>::max()});
 		// An obligation's cost grows with the run: CONT_PTES 128 first.
 		const double weight = static_cast<double>(geometry::of(g).cont_ptes);
 		for (strategy* s : strategies)

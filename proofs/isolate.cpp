@@ -349,13 +349,16 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 		order[k] = k;
 	std::stable_sort(order.begin(), order.end(),
 			 [&](std::size_t a, std::size_t b) { return jobs[a].weight > jobs[b].weight; });
-	std::size_t next = 0, reported = 0;
+	std::size_t next = 0, reported = 0, heard = 0;
+	// `done` hears results in job order, once every job before has ended:
+	// whichever child finishes first, the lines come in one order.
 	auto finish = [&](std::size_t job, std::vector<proof_result> rs) {
-		if (done)
-			for (const proof_result& r : rs)
-				done(r);
 		results[job] = std::move(rs);
 		reported++;
+		for (; heard < jobs.size() && results[heard]; heard++)
+			if (done)
+				for (const proof_result& r : *results[heard])
+					done(r);
 	};
 	const stop_handlers handlers;
 	try {

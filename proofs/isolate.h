@@ -32,9 +32,10 @@ struct isolated_job {
 
 // Runs every job in a child process, up to `parallel` at once, heaviest
 // first; each child that runs longer than `wall_seconds` is killed.
-// Results come back in job order; `done` (may be empty) hears each as soon
-// as its job ends.  An exception in a child is rethrown in the parent as
-// internal_error.
+// Results come back in job order; `done` (may be empty) hears them in job
+// order too, each as soon as its job and every job before it have ended
+// (so what it prints is in the same order on every run).  An exception in
+// a child is rethrown in the parent as internal_error.
 std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, unsigned parallel, double wall_seconds,
 				       const std::function<void(const proof_result&)>& done);
 
