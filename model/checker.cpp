@@ -10,25 +10,13 @@ namespace ptespec {
 
 namespace {
 
-constexpr std::uint64_t software_id_bit = std::uint64_t{1} << 63;
-constexpr std::size_t unchecked = static_cast<std::size_t>(-1);
-constexpr unsigned req(unsigned flag) { return flag; }
-constexpr unsigned opt(unsigned flag) { return flag << 2; }
-
 unsigned own_flags(std::uint64_t e)
 {
 	return (pte_young(e) ? FLAG_YOUNG : 0u) | (pte_dirty(e) ? FLAG_DIRTY : 0u);
 }
 
-std::string flag_name(unsigned f)
-{
-	switch (f & 3u) {
-	case 0: return "old+clean";
-	case FLAG_YOUNG: return "young";
-	case FLAG_DIRTY: return "dirty";
-	default: return "young+dirty";
-	}
-}
+// An access sets young; a write sets dirty too.
+unsigned hw_flags(hw_kind k) { return FLAG_YOUNG | (k == hw_kind::write ? FLAG_DIRTY : 0u); }
 
 // Everything that must agree across the CONT entries of a run except the
 // address (checked separately), the flags hardware and the flag helpers
@@ -53,9 +41,8 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 }
 
 checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial)
-	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial), pend_(initial.size(), 0),
-	  pend_src_(initial.size(), {0, 0}), live_(initial.size() / geo.cont_ptes + 1),
-	  run_dirty_(initial.size() / geo.cont_ptes + 1, 0), taken_(initial.size(), 0), touched_mark_(initial.size(), 0)
+	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial),
+	  ledger_(initial.size(), geo.cont_ptes), taken_(initial.size(), 0), touched_mark_(initial.size(), 0)
 {
 	tlb_.reset(initial);
 	// Flags present in the initial table are events like those present at
@@ -68,23 +55,9 @@ checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& 
 			continue;
 		const long folio = folio_of_page(initial, k);
 		const page_set u = unit(initial, k, pte_cont(e), folio);
-		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
-			if (!(own_flags(e) & flag))
-				continue;
-			live_event ev;
-			ev.id = software_id_bit | ++sw_ids_;
-			ev.software = true;
-			ev.flag = flag;
-			ev.folio = folio;
-			ev.page = ev.landing = k;
-			ev.pages = u;
-			u.for_each([&](std::size_t p) {
-				if (!(pend_[p] & req(flag)))
-					pend_src_[p][flag - 1] = ev.id;
-				pend_[p] |= static_cast<std::uint8_t>(req(flag));
-			});
-			add_live(std::move(ev));
-		}
+		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY})
+			if (own_flags(e) & flag)
+				add_software_event(k, flag, folio, u, false);
 	}
 }
 
@@ -136,46 +109,484 @@ bool checker::run_folded(const table_t& t, std::size_t first) const
 
 void checker::report(property p, std::size_t page, std::string msg)
 {
-	auto& seen = seen_[static_cast<std::size_t>(p)];
-	if (seen)
+	auto& done = seen_[static_cast<std::size_t>(p)];
+	if (done)
 		return;
-	seen = true;
+	done = true;
 	violations_.push_back({p, step_, page, std::move(msg)});
 }
 
-std::size_t checker::live_events() const
+// ---- The observer: the steps as they come ----
+
+void checker::on_call_begin(const call& c, const table_t& t)
 {
-	std::size_t n = 0;
-	for (const auto& b : live_)
-		n += b.size();
-	return n;
+	step_++;
+	if (c.kind == call_kind::ptep_get_lockless) {
+		lockless_.push_back({c, {t[c.index]}, ledger_.required(c.index)});
+		return;
+	}
+	in_call_ = true;
+	cur_ = c;
+	call_events_.clear();
+	for (std::size_t k : touched_) {
+		touched_mark_[k] = 0;
+		taken_[k] = 0;
+	}
+	touched_.clear();
+	q_ = t;
 }
 
-void checker::mark_run(std::size_t run)
+void checker::on_primitive(const primitive_step& p, const table_t& t)
 {
-	if (!run_dirty_[run]) {
-		run_dirty_[run] = 1;
-		dirty_runs_.push_back(run);
+	step_++;
+	switch (p.kind) {
+	case prim_kind::read:
+		break;
+	case prim_kind::tlbi_page:
+	case prim_kind::tlbi_range:
+	case prim_kind::tlbi_all:
+		tlb_.flush(p.index, p.nr, t);
+		break;
+	default:
+		if (!touched_mark_[p.index]) {
+			touched_mark_[p.index] = 1;
+			touched_.push_back(p.index);
+		}
+		if (pte_valid(p.old_value) && !pte_valid(p.new_value))
+			taken_[p.index] = p.old_value;
+		else if (pte_valid(p.new_value))
+			taken_[p.index] = 0;
+		judge_well_formed(p, t);
+		break;
+	}
+	note_lockless_reads(t);
+}
+
+void checker::on_hw_event(const hw_event& e, const table_t& t)
+{
+	step_++;
+	tlb_.store(e.landing, e.new_value);
+	const bool cont = pte_cont(e.old_value);
+	const std::uint64_t page_pfn = pte_pfn(e.old_value, geo_) + e.page - e.landing;
+	const long folio = folio_key(pfn_pte(page_pfn, std::uint64_t{0}, geo_));
+	note_lockless_reads(t);
+	if (in_call_) {
+		call_events_.push_back({e, step_, cont, folio, unit(q_, e.page, cont, folio)});
+		return;
+	}
+	// Between calls the event is ordered where it happened.
+	q_ = t;
+	const page_set u = unit(q_, e.page, cont, folio);
+	for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
+		if (!(hw_flags(e.kind) & flag))
+			continue;
+		ledger_.make_pending(u, flag, e.id);
+		ledger_.add_live({e.id, false, flag, folio, e.page, e.landing, step_, u});
 	}
 }
 
-void checker::add_live(live_event ev)
+void checker::on_call_abandoned(const call& c, const std::string& why)
 {
-	// Events of one flag pending for the same pages are indistinguishable
-	// from then on: keep the oldest.
-	const std::size_t run = ev.page / geo_.cont_ptes;
-	for (const auto& l : live_[run])
-		if (l.flag == ev.flag && l.pages == ev.pages)
-			return;
-	mark_run(run);
-	live_[run].push_back(std::move(ev));
+	step_++;
+	if (c.kind == call_kind::ptep_get_lockless) {
+		forget_lockless(c.index);
+		report(property::lockless, c.index, fmt::format("{} never returned: {}", describe(c), why));
+		return;
+	}
+	in_call_ = false;
+	report(property::progress, c.index, fmt::format("{} never returned: {}", describe(c), why));
 }
 
-std::string checker::event_name(std::uint64_t id, bool) const
+void checker::on_fault(const fault_step& f, const table_t&)
 {
-	// Map-time and call-set events carry a tag bit, so hardware event e3
-	// and map-time event m3 never print alike.
-	return (id & software_id_bit) ? fmt::format("m{}", id & ~software_id_bit) : fmt::format("e{}", id);
+	step_++;
+	if (f.c.kind == call_kind::ptep_get_lockless)
+		forget_lockless(f.c.index);
+	else
+		in_call_ = false;
+	const property p = f.flush ? property::well_formed : property::isolation;
+	exercise(p);
+	if (f.flush)
+		report(p, f.index,
+		       fmt::format("{} flushed the TLB for #{}..#{}, past the table of {} entries", describe(f.c), f.index,
+				   f.index + f.nr - 1, f.table_size));
+	else
+		report(p, f.index,
+		       fmt::format("{} touched #{}, outside the table of {} entries", describe(f.c), f.index,
+				   f.table_size));
+}
+
+// The judges run in a fixed order, and each records only its property's
+// first violation: when one call breaks several, they are listed in this
+// order (so precise's flag half comes after per-call).
+void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
+{
+	step_++;
+	calls_++;
+	if (c.kind == call_kind::ptep_get_lockless) {
+		judge_lockless(c, r);
+		return;
+	}
+	in_call_ = false;
+	const ended_call e = ending(c, r, t);
+	judge_precise(e);
+	judge_per_call(e);
+	judge_precise_flags(e);
+	judge_batch_or(e);
+
+	std::vector<live_event> lost;
+	const settlement s = settlement_of(e);
+	ledger_.settle(s, lost);
+	add_call_set_flags(e);
+	order_call_events(s, t, lost);
+	fold_runs(e);
+
+	judge_isolation(e);
+	judge_well_formed(t);
+	judge_progress(e);
+	judge_no_loss(e, lost);
+	q_ = t;
+}
+
+void checker::note_lockless_reads(const table_t& t)
+{
+	for (auto& l : lockless_)
+		if (std::find(l.seen.begin(), l.seen.end(), t[l.c.index]) == l.seen.end())
+			l.seen.push_back(t[l.c.index]);
+}
+
+void checker::forget_lockless(std::size_t index)
+{
+	auto it = std::find_if(lockless_.begin(), lockless_.end(),
+			       [&](const lockless_read& l) { return l.c.index == index; });
+	if (it != lockless_.end())
+		lockless_.erase(it);
+}
+
+// ---- The ledger at a call end ----
+
+checker::ended_call checker::ending(const call& c, const call_result& r, const table_t& t) const
+{
+	ended_call e{c, r, t, semantics_of(c), c.index, std::min(range_end(c), n_), page_set(n_)};
+	for (std::size_t p = e.first; p < e.last; p++)
+		e.range.add(p);
+	e.young_only = c.kind == call_kind::ptep_test_and_clear_young || c.kind == call_kind::ptep_clear_flush_young;
+	if (e.sem.reports) {
+		if (e.young_only)
+			e.reported = r.young.value_or(false) ? FLAG_YOUNG : 0u;
+		else if (r.pte && pte_valid(q_[e.first]))
+			e.reported = own_flags(*r.pte);
+	}
+	e.reportable = e.young_only ? FLAG_YOUNG : 3u;
+	return e;
+}
+
+// Consumption, possibly widened to the folded runs of the folio the range
+// touches.
+settlement checker::settlement_of(const ended_call& e) const
+{
+	settlement s{e.sem, e.reported, 0u, e.first, e.last, e.range, page_set(n_), page_set()};
+	s.consumed = (e.sem.consumes_young ? FLAG_YOUNG : 0u) | (e.sem.consumes_dirty ? FLAG_DIRTY : 0u);
+	if (e.sem.may_widen && s.consumed) {
+		const long folio = folio_of_page(q_, e.first);
+		for (std::size_t run = geo_.run_start(e.first); run < e.last; run += geo_.cont_ptes)
+			if (run_folded(q_, run))
+				for (std::size_t k = run; k < run + geo_.cont_ptes; k++)
+					if (!e.range.has(k) && folio_of_page(q_, k) == folio)
+						s.widened.add(k);
+	}
+	s.reach = e.range;
+	s.reach.unite(s.widened);
+	return s;
+}
+
+void checker::add_software_event(std::size_t page, unsigned flag, long folio, const page_set& pages, bool latest)
+{
+	live_event ev;
+	ev.id = ledger_.software_id();
+	ev.software = true;
+	ev.flag = flag;
+	ev.folio = folio;
+	ev.page = ev.landing = page;
+	ev.step = step_;
+	ev.pages = pages;
+	ledger_.make_pending(pages, flag, ev.id, latest);
+	ledger_.add_live(std::move(ev));
+}
+
+// Flags a call itself brings: present at map time, or set by
+// ptep_set_access_flags.
+void checker::add_call_set_flags(const ended_call& e)
+{
+	const call& c = e.c;
+	if (e.sem.maps && pte_valid(c.pte)) {
+		for (std::size_t p = e.first; p < e.last; p++) {
+			page_set one(n_);
+			one.add(p);
+			for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY})
+				if (own_flags(c.pte) & flag)
+					add_software_event(p, flag, folio_of_page(e.t, p), one, true);
+		}
+	}
+	if (c.kind == call_kind::ptep_set_access_flags && pte_valid(e.t[e.first])) {
+		const page_set u = unit(e.t, e.first, pte_cont(e.t[e.first]), folio_of_page(e.t, e.first));
+		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY})
+			if (own_flags(c.pte) & flag)
+				add_software_event(e.first, flag, folio_of_page(e.t, e.first), u, true);
+	}
+}
+
+// Events that landed during the call, ordered before it when that explains
+// what it reported or consumed, after it otherwise.
+void checker::order_call_events(const settlement& s, const table_t& t, std::vector<live_event>& lost)
+{
+	for (const auto& ce : call_events_) {
+		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
+			if (!(hw_flags(ce.e.kind) & flag))
+				continue;
+			if (event_ledger::discharges(s, flag, ce.unit_pre)) {
+				// Ordered before the call, so treated as if it had landed
+				// just before the call began: discharged, but still owed
+				// to the pages of its unit the call did not reach, exactly
+				// as an event between calls would be after the settlement.
+				// Where the call did reach it, it is optional: it may have
+				// landed after the entry's update and still sit there, so
+				// a later report of it is true.
+				page_set outside = unit(t, ce.e.page, ce.cont, ce.folio);
+				page_set inside = outside;
+				outside.subtract(s.reach);
+				inside.subtract(outside);
+				ledger_.make_optional(inside, flag);
+				ledger_.make_pending(outside, flag, ce.e.id);
+				continue;
+			}
+			// Ordered after the call: pending where it lands then.
+			live_event ev{ce.e.id, false, flag, ce.folio, ce.e.page, ce.e.landing, ce.step,
+				      unit(t, ce.e.page, ce.cont, ce.folio)};
+			ledger_.make_pending(ev.pages, flag, ce.e.id);
+			if (ev.pages.empty())
+				lost.push_back(std::move(ev));
+			else
+				ledger_.add_live(std::move(ev));
+		}
+	}
+}
+
+// A run the call folded makes its pages' pending events the run's.
+void checker::fold_runs(const ended_call& e)
+{
+	for (std::size_t run = geo_.run_start(e.first); run < e.last; run += geo_.cont_ptes)
+		if (run_folded(e.t, run) && !run_folded(q_, run))
+			ledger_.fold(run);
+}
+
+// ---- The judges, one per property ----
+
+// batch-or: the OR over exactly the values the call took out.
+void checker::judge_batch_or(const ended_call& e)
+{
+	if (!e.sem.batch)
+		return;
+	for (std::size_t p = e.first; p < e.last; p++)
+		if (pte_valid(q_[p])) {
+			exercise(property::batch_or);
+			break;
+		}
+	unsigned acc = 0;
+	for (std::size_t p = e.first; p < e.last; p++) {
+		if (!pte_valid(q_[p]))
+			continue;
+		if (pte_valid(e.t[p]) || !taken_[p]) {
+			report(property::batch_or, p, fmt::format("{} left #{} mapped", describe(e.c), p));
+			break;
+		}
+		acc |= own_flags(taken_[p]);
+	}
+	if (e.reported != acc)
+		report(property::batch_or, e.first,
+		       fmt::format("{} returned {}, but the entries it cleared held {}", describe(e.c),
+				   flag_name(e.reported), flag_name(acc)));
+}
+
+// no-loss: every live event still shows in the table.  An event no page
+// holds any more is lost outright; one whose pages no longer show its flag
+// vanished.
+void checker::judge_no_loss(const ended_call& e, const std::vector<live_event>& lost)
+{
+	if (!lost.empty())
+		exercise(property::no_loss);
+	for (const auto& l : lost)
+		report(property::no_loss, l.page,
+		       fmt::format("{} (on page #{}, recorded in #{}) was lost by {}: no page still holds it",
+				   event_name(l.id) + " " + flag_name(l.flag), l.page, l.landing, describe(e.c)));
+	// ref_flags per page, with each folded run's OR computed once.
+	run_or_.assign(n_ / geo_.cont_ptes + 1, -1);
+	auto ref_of = [&](std::size_t p) -> unsigned {
+		const std::uint64_t v = e.t[p];
+		if (!pte_valid(v) || !pte_cont(v))
+			return pte_valid(v) ? own_flags(v) : 0u;
+		int& cached = run_or_[p / geo_.cont_ptes];
+		if (cached < 0)
+			cached = static_cast<int>(ref_flags(e.t, geo_, p));
+		return static_cast<unsigned>(cached);
+	};
+	// Hardware only adds flags, so an event can only have vanished from a
+	// run the call wrote to; events new in this call are checked anyway.
+	page_set written(n_);
+	for (std::size_t k : touched_) {
+		const std::size_t run = geo_.run_start(k);
+		ledger_.mark_run(run / geo_.cont_ptes);
+		for (std::size_t j = run; j < run + geo_.cont_ptes && j < n_; j++)
+			written.add(j);
+	}
+	std::vector<live_event> vanished;
+	const std::size_t runs = ledger_.sweep(
+		written, step_,
+		[&](const live_event& l) {
+			bool visible = false;
+			l.pages.for_each([&](std::size_t p) { visible = visible || (ref_of(p) & l.flag); });
+			return visible;
+		},
+		vanished);
+	if (!touched_.empty())
+		exercised_[static_cast<std::size_t>(property::no_loss)] += runs;
+	for (const auto& l : vanished)
+		report(property::no_loss, l.page,
+		       fmt::format("{} {} (on page #{}, recorded in #{}) vanished from the table during {}",
+				   event_name(l.id), flag_name(l.flag), l.page, l.landing, describe(e.c)));
+}
+
+// per-call: everything pending for a reported page when the call began.
+void checker::judge_per_call(const ended_call& e)
+{
+	if (!e.sem.reports)
+		return;
+	// Only a report about an entry with something pending can miss it.
+	for (std::size_t p = e.first; p < e.last; p++)
+		if (pte_valid(q_[p]) && (ledger_.required(p) & e.reportable)) {
+			exercise(property::per_call);
+			break;
+		}
+	for (std::size_t p = e.first; p < e.last; p++) {
+		if (!pte_valid(q_[p]))
+			continue;
+		const unsigned missing = ledger_.required(p) & e.reportable & ~e.reported;
+		if (!missing)
+			continue;
+		const unsigned f = (missing & FLAG_DIRTY) ? FLAG_DIRTY : FLAG_YOUNG;
+		const std::uint64_t src = ledger_.source(p, f);
+		report(property::per_call, p,
+		       fmt::format("{} reported {}, but {} (event {}) was pending for #{} when it began", describe(e.c),
+				   flag_name(e.reported), flag_name(f), src ? event_name(src) : "?", p));
+		break;
+	}
+}
+
+// precise, value halves: a report maps what the entry mapped.  A
+// non-present value reads back exactly; a report on a present entry maps
+// its own pfn and attributes, whatever the flags.
+void checker::judge_precise(const ended_call& e)
+{
+	if (!e.sem.reports)
+		return;
+	// Only a report about an entry that holds something can be imprecise.
+	if (!pte_none(q_[e.first]))
+		exercise(property::precise);
+	if (e.young_only || !e.r.pte)
+		return;
+	const std::uint64_t before = q_[e.first], got = *e.r.pte;
+	if (!pte_valid(before) && got != before)
+		report(property::precise, e.first,
+		       fmt::format("{} on non-present #{} ({:#x}) returned {:#x}", describe(e.c), e.first, before, got));
+	if (pte_valid(before) && !pte_same_mapping(got, before))
+		report(property::precise, e.first,
+		       fmt::format("{} returned {:#x}, but #{} mapped {:#x}", describe(e.c), got, e.first, before));
+}
+
+// precise, flag half: a reported flag was pending somewhere in the folio,
+// or arrived while the call ran.  A non-present entry has no folio: any
+// flag read from it is bits of a swap entry.
+void checker::judge_precise_flags(const ended_call& e)
+{
+	for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
+		if (!(e.reported & flag))
+			continue;
+		if (!pte_valid(q_[e.first])) {
+			report(property::precise, e.first,
+			       fmt::format("{} read non-present #{} ({:#x}) as {}", describe(e.c), e.first, q_[e.first],
+					   flag_name(flag)));
+			break;
+		}
+		const long folio = folio_of_page(q_, e.first);
+		bool ok = ledger_.reportable(e.first, flag);	// the common case: its own page
+		for (std::size_t q = 0; q < n_ && !ok; q++)
+			ok = ledger_.reportable(q, flag) && folio_of_page(q_, q) == folio;
+		for (const auto& ce : call_events_)
+			ok = ok || (ce.folio == folio && (flag == FLAG_YOUNG || ce.e.kind == hw_kind::write));
+		if (!ok)
+			report(property::precise, e.first,
+			       fmt::format("{} reported {} but its folio had no such event pending", describe(e.c),
+					   flag_name(flag)));
+	}
+}
+
+// isolation: what the call touched outside its range keeps its mapping.
+// It had something to keep when a mapping shared a run with the range
+// from outside it (a run straddling the range edge), or when the call
+// reached outside at all.
+void checker::judge_isolation(const ended_call& e)
+{
+	bool exposed = false;
+	const std::size_t end = std::min(n_, geo_.run_start(e.last - 1) + geo_.cont_ptes);
+	for (std::size_t k = geo_.run_start(e.first); k < end && !exposed; k++)
+		exposed = !e.range.has(k) && !pte_none(q_[k]);
+	for (std::size_t k : touched_)
+		exposed = exposed || !e.range.has(k);
+	if (exposed && !touched_.empty())
+		exercise(property::isolation);
+	for (std::size_t k : touched_) {
+		if (e.range.has(k))
+			continue;
+		const std::uint64_t b = q_[k], a = e.t[k];
+		const bool ok = pte_valid(b) ? pte_valid(a) && pte_same_mapping(b, a) : b == a;
+		if (!ok) {
+			report(property::isolation, k,
+			       fmt::format("{} changed #{} outside its range: {:#x} -> {:#x}", describe(e.c), k, b, a));
+			break;
+		}
+	}
+}
+
+// well-formed at a store: CONT changes between valid values go through
+// break-before-make, and the run stays one run.
+void checker::judge_well_formed(const primitive_step& p, const table_t& t)
+{
+	if (!tlb_.store(p.index, p.new_value))
+		report(property::well_formed, p.index,
+		       fmt::format("#{} changed CONT between valid values without break-before-make "
+				   "(the TLB may still hold {:#x})",
+				   p.index, tlb_.cached(p.index)));
+	// Taking an entry out never misprograms a run (each entry is then
+	// invalid or as it was), so only stores of valid values need the run
+	// judged -- and only until the first misprogramming.
+	if (!pte_valid(p.new_value))
+		return;
+	exercise(property::well_formed);
+	if (!seen(property::well_formed))
+		check_run_shape(t, p.index, false);
+}
+
+// well-formed at a call end: the runs the call wrote to agree on write
+// permission too.
+void checker::judge_well_formed(const table_t& t)
+{
+	std::size_t last_run = static_cast<std::size_t>(-1);
+	for (std::size_t k : touched_) {
+		const std::size_t run = geo_.run_start(k);
+		if (run != last_run && !seen(property::well_formed))
+			check_run_shape(t, k, true);
+		last_run = run;
+	}
 }
 
 void checker::check_run_shape(const table_t& t, std::size_t i, bool at_boundary)
@@ -224,134 +635,9 @@ void checker::check_run_shape(const table_t& t, std::size_t i, bool at_boundary)
 	}
 }
 
-void checker::on_call_begin(const call& c, const table_t& t)
-{
-	step_++;
-	if (c.kind == call_kind::ptep_get_lockless) {
-		lockless_.push_back({c, {t[c.index]}, static_cast<unsigned>(pend_[c.index] & 3u)});
-		return;
-	}
-	in_call_ = true;
-	cur_ = c;
-	call_events_.clear();
-	for (std::size_t k : touched_) {
-		touched_mark_[k] = 0;
-		taken_[k] = 0;
-	}
-	touched_.clear();
-	q_ = t;
-}
-
-void checker::on_primitive(const primitive_step& p, const table_t& t)
-{
-	step_++;
-	switch (p.kind) {
-	case prim_kind::read:
-		break;
-	case prim_kind::tlbi_page:
-	case prim_kind::tlbi_range:
-	case prim_kind::tlbi_all:
-		tlb_.flush(p.index, p.nr, t);
-		break;
-	default: {
-		if (!touched_mark_[p.index]) {
-			touched_mark_[p.index] = 1;
-			touched_.push_back(p.index);
-		}
-		if (pte_valid(p.old_value) && !pte_valid(p.new_value))
-			taken_[p.index] = p.old_value;
-		else if (pte_valid(p.new_value))
-			taken_[p.index] = 0;
-		if (!tlb_.store(p.index, p.new_value))
-			report(property::well_formed, p.index,
-			       fmt::format("#{} changed CONT between valid values without break-before-make "
-					   "(the TLB may still hold {:#x})",
-					   p.index, tlb_.cached(p.index)));
-		tlb_.store(p.index, p.new_value);
-		// Taking an entry out never misprograms a run (each entry is
-		// then invalid or as it was), so only stores of valid values
-		// need the run judged -- and only until the first misprogramming.
-		if (pte_valid(p.new_value))
-			exercise(property::well_formed);
-		if (pte_valid(p.new_value) && !seen_[static_cast<std::size_t>(property::well_formed)])
-			check_run_shape(t, p.index, false);
-		break;
-	}
-	}
-	for (auto& l : lockless_)
-		if (std::find(l.seen.begin(), l.seen.end(), t[l.c.index]) == l.seen.end())
-			l.seen.push_back(t[l.c.index]);
-}
-
-void checker::on_hw_event(const hw_event& e, const table_t& t)
-{
-	step_++;
-	tlb_.store(e.landing, e.new_value);
-	const bool cont = pte_cont(e.old_value);
-	const std::uint64_t page_pfn = pte_pfn(e.old_value, geo_) + e.page - e.landing;
-	const long folio = folio_key(pfn_pte(page_pfn, std::uint64_t{0}, geo_));
-	const unsigned flags = FLAG_YOUNG | (e.kind == hw_kind::write ? FLAG_DIRTY : 0u);
-	for (auto& l : lockless_)
-		if (std::find(l.seen.begin(), l.seen.end(), t[l.c.index]) == l.seen.end())
-			l.seen.push_back(t[l.c.index]);
-	if (in_call_) {
-		call_events_.push_back({e, step_, cont, folio, unit(q_, e.page, cont, folio)});
-		return;
-	}
-	// Between calls the event is ordered where it happened.
-	q_ = t;
-	const page_set u = unit(q_, e.page, cont, folio);
-	for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
-		if (!(flags & flag))
-			continue;
-		u.for_each([&](std::size_t p) {
-			if (!(pend_[p] & req(flag)))
-				pend_src_[p][flag - 1] = e.id;
-			pend_[p] |= static_cast<std::uint8_t>(req(flag));
-		});
-		add_live({e.id, false, flag, folio, e.page, e.landing, step_, u});
-	}
-}
-
-void checker::on_call_abandoned(const call& c, const std::string& why)
-{
-	step_++;
-	if (c.kind == call_kind::ptep_get_lockless) {
-		auto it = std::find_if(lockless_.begin(), lockless_.end(),
-				       [&](const lockless_read& l) { return l.c.index == c.index; });
-		if (it != lockless_.end())
-			lockless_.erase(it);
-		report(property::lockless, c.index, fmt::format("{} never returned: {}", describe(c), why));
-		return;
-	}
-	in_call_ = false;
-	report(property::progress, c.index, fmt::format("{} never returned: {}", describe(c), why));
-}
-
-void checker::on_fault(const fault_step& f, const table_t&)
-{
-	step_++;
-	if (f.c.kind == call_kind::ptep_get_lockless) {
-		auto it = std::find_if(lockless_.begin(), lockless_.end(),
-				       [&](const lockless_read& l) { return l.c.index == f.c.index; });
-		if (it != lockless_.end())
-			lockless_.erase(it);
-	} else {
-		in_call_ = false;
-	}
-	const property p = f.flush ? property::well_formed : property::isolation;
-	exercise(p);
-	if (f.flush)
-		report(p, f.index,
-		       fmt::format("{} flushed the TLB for #{}..#{}, past the table of {} entries", describe(f.c), f.index,
-				   f.index + f.nr - 1, f.table_size));
-	else
-		report(p, f.index,
-		       fmt::format("{} touched #{}, outside the table of {} entries", describe(f.c), f.index,
-				   f.table_size));
-}
-
-void checker::end_lockless(const call& c, const call_result& r)
+// lockless: ptep_get_lockless returned a value some moment of the call
+// held, with every flag pending throughout.
+void checker::judge_lockless(const call& c, const call_result& r)
 {
 	auto it = std::find_if(lockless_.begin(), lockless_.end(),
 			       [&](const lockless_read& l) { return l.c.index == c.index; });
@@ -373,7 +659,7 @@ void checker::end_lockless(const call& c, const call_result& r)
 	// in the value, as in any single moment of the table.
 	// (A value that reads none or non-present owes no flags: it matched
 	// a moment without a mapping, judged just above.)
-	const unsigned owed = pte_valid(got) ? it->pending_at_begin & pend_[c.index] & 3u : 0u;
+	const unsigned owed = pte_valid(got) ? it->pending_at_begin & ledger_.required(c.index) : 0u;
 	const unsigned got_flags = pte_valid(got) ? own_flags(got) : 0u;
 	if (ok && (owed & ~got_flags))
 		report(property::lockless, c.index,
@@ -382,406 +668,21 @@ void checker::end_lockless(const call& c, const call_result& r)
 	lockless_.erase(it);
 }
 
-void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
+// progress: ptep_set_access_flags leaves the named entry itself granting
+// what was asked.
+void checker::judge_progress(const ended_call& e)
 {
-	step_++;
-	calls_++;
-	if (c.kind == call_kind::ptep_get_lockless) {
-		end_lockless(c, r);
+	if (e.c.kind != call_kind::ptep_set_access_flags)
 		return;
-	}
-	in_call_ = false;
-	const call_semantics sem = semantics_of(c);
-	const std::size_t first = c.index;
-	const std::size_t last = std::min(range_end(c), n_);
-	page_set range(n_);
-	for (std::size_t p = first; p < last; p++)
-		range.add(p);
-
-	// What the call reported, as flags.
-	unsigned rf = 0;
-	const bool young_only = c.kind == call_kind::ptep_test_and_clear_young ||
-				c.kind == call_kind::ptep_clear_flush_young;
-	if (sem.reports) {
-		if (young_only)
-			rf = r.young.value_or(false) ? FLAG_YOUNG : 0u;
-		else if (r.pte && pte_valid(q_[first]))
-			rf = own_flags(*r.pte);
-	}
-	const unsigned reportable = young_only ? FLAG_YOUNG : 3u;
-	// A report about an entry that holds something can be imprecise; one
-	// about an entry with something pending can miss it.
-	if (sem.reports && !pte_none(q_[first]))
-		exercise(property::precise);
-	if (sem.reports)
-		for (std::size_t p = first; p < last; p++)
-			if (pte_valid(q_[p]) && (pend_[p] & reportable & 3u)) {
-				exercise(property::per_call);
-				break;
-			}
-
-	// precise, non-present half: a non-present value reads back exactly.
-	if (sem.reports && !young_only && !pte_valid(q_[first]) && r.pte && *r.pte != q_[first])
-		report(property::precise, first,
-		       fmt::format("{} on non-present #{} ({:#x}) returned {:#x}", describe(c), first, q_[first],
-				   *r.pte));
-
-	// precise, mapping half: a report on a present entry maps what the
-	// entry mapped (its own pfn and attributes, whatever the flags).
-	if (sem.reports && !young_only && pte_valid(q_[first]) && r.pte && !pte_same_mapping(*r.pte, q_[first]))
-		report(property::precise, first,
-		       fmt::format("{} returned {:#x}, but #{} mapped {:#x}", describe(c), *r.pte, first, q_[first]));
-
-	// per-call: everything pending for a reported page when the call began.
-	if (sem.reports) {
-		for (std::size_t p = first; p < last; p++) {
-			if (!pte_valid(q_[p]))
-				continue;
-			const unsigned missing = pend_[p] & reportable & ~rf & 3u;
-			if (!missing)
-				continue;
-			const unsigned f = (missing & FLAG_DIRTY) ? FLAG_DIRTY : FLAG_YOUNG;
-			report(property::per_call, p,
-			       fmt::format("{} reported {}, but {} (event {}) was pending for #{} when it began",
-					   describe(c), flag_name(rf), flag_name(f),
-					   pend_src_[p][f - 1] ? event_name(pend_src_[p][f - 1], false) : "?", p));
-			break;
-		}
-	}
-
-	// precise, flag half: a reported flag was pending somewhere in the
-	// folio, or arrived while the call ran.  A non-present entry has no
-	// folio: any flag read from it is bits of a swap entry.
-	for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
-		if (!(rf & flag))
-			continue;
-		if (!pte_valid(q_[first])) {
-			report(property::precise, first,
-			       fmt::format("{} read non-present #{} ({:#x}) as {}", describe(c), first, q_[first],
-					   flag_name(flag)));
-			break;
-		}
-		const long folio = folio_of_page(q_, first);
-		bool ok = (pend_[first] & (req(flag) | opt(flag))) != 0;	// the common case: its own page
-		for (std::size_t q = 0; q < n_ && !ok; q++)
-			ok = (pend_[q] & (req(flag) | opt(flag))) && folio_of_page(q_, q) == folio;
-		for (const auto& ce : call_events_)
-			ok = ok || (ce.folio == folio && (flag == FLAG_YOUNG || ce.e.kind == hw_kind::write));
-		if (!ok)
-			report(property::precise, first,
-			       fmt::format("{} reported {} but its folio had no such event pending", describe(c),
-					   flag_name(flag)));
-	}
-
-	// batch-or: the OR over exactly the values the call took out.
-	if (sem.batch) {
-		for (std::size_t p = first; p < last; p++)
-			if (pte_valid(q_[p])) {
-				exercise(property::batch_or);
-				break;
-			}
-		unsigned acc = 0;
-		for (std::size_t p = first; p < last; p++) {
-			if (!pte_valid(q_[p]))
-				continue;
-			if (pte_valid(t[p]) || !taken_[p]) {
-				report(property::batch_or, p, fmt::format("{} left #{} mapped", describe(c), p));
-				break;
-			}
-			acc |= own_flags(taken_[p]);
-		}
-		if (rf != acc)
-			report(property::batch_or, first,
-			       fmt::format("{} returned {}, but the entries it cleared held {}", describe(c),
-					   flag_name(rf), flag_name(acc)));
-	}
-
-	// Consumption, possibly widened to the folded runs the range touches.
-	const unsigned consumed = (sem.consumes_young ? FLAG_YOUNG : 0u) | (sem.consumes_dirty ? FLAG_DIRTY : 0u);
-	page_set widened(n_);
-	if (sem.may_widen && consumed) {
-		const long folio = folio_of_page(q_, first);
-		for (std::size_t run = geo_.run_start(first); run < last; run += geo_.cont_ptes)
-			if (run_folded(q_, run))
-				for (std::size_t k = run; k < run + geo_.cont_ptes; k++)
-					if (!range.has(k) && folio_of_page(q_, k) == folio)
-						widened.add(k);
-	}
-	page_set reach = range;
-	reach.unite(widened);
-
-	std::vector<live_event> lost;
-	const std::size_t first_run = first / geo_.cont_ptes, end_run = (last - 1) / geo_.cont_ptes + 1;
-	for (std::size_t run = first_run; run < end_run; run++) {
-		mark_run(run);
-		auto& bucket = live_[run];
-		bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
-				   [&](live_event& l) {
-					   if (sem.hands_off && (rf & l.flag) && l.pages.intersects(range))
-						   return true;	// handed off to the caller
-					   if (!sem.reports && (consumed & l.flag) && l.pages.intersects(reach))
-						   return true;	// consumed
-					   if ((consumed & l.flag) || sem.unmaps || sem.maps) {
-						   l.pages.subtract(range);	// gone from these pages only
-						   l.step_checked = unchecked;	// its visibility must be judged anew
-					   }
-					   if (!l.pages.empty())
-						   return false;
-					   lost.push_back(l);	// no page holds it any more
-					   return true;
-				   }),
-		    bucket.end());
-	}
-
-	for (std::size_t p = first; p < last; p++) {
-		pend_[p] &= static_cast<std::uint8_t>(~(req(consumed) | opt(consumed)));
-		if (sem.unmaps || sem.maps)
-			pend_[p] = 0;
-	}
-	widened.for_each([&](std::size_t p) {
-		const unsigned r_bits = pend_[p] & req(consumed);
-		pend_[p] = static_cast<std::uint8_t>((pend_[p] & ~r_bits) | (r_bits << 2));
-	});
-
-	// Flags a call itself brings: present at map time, or set by
-	// ptep_set_access_flags.
-	auto software_event = [&](std::size_t p, unsigned flag, const page_set& pages) {
-		live_event ev;
-		ev.id = software_id_bit | ++sw_ids_;
-		ev.software = true;
-		ev.flag = flag;
-		ev.folio = folio_of_page(t, p);
-		ev.page = ev.landing = p;
-		ev.step = step_;
-		ev.pages = pages;
-		pages.for_each([&](std::size_t q) {
-			pend_[q] |= static_cast<std::uint8_t>(req(flag));
-			pend_src_[q][flag - 1] = ev.id;
-		});
-		add_live(std::move(ev));
-	};
-	if (sem.maps && pte_valid(c.pte)) {
-		for (std::size_t p = first; p < last; p++) {
-			page_set one(n_);
-			one.add(p);
-			for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY})
-				if (own_flags(c.pte) & flag)
-					software_event(p, flag, one);
-		}
-	}
-	if (c.kind == call_kind::ptep_set_access_flags && pte_valid(t[first])) {
-		const page_set u = unit(t, first, pte_cont(t[first]), folio_of_page(t, first));
-		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY})
-			if (own_flags(c.pte) & flag)
-				software_event(first, flag, u);
-	}
-
-	// Events that landed during the call.
-	for (const auto& ce : call_events_) {
-		const unsigned flags = FLAG_YOUNG | (ce.e.kind == hw_kind::write ? FLAG_DIRTY : 0u);
-		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
-			if (!(flags & flag))
-				continue;
-			const bool reported = sem.hands_off && (rf & flag) && ce.unit_pre.intersects(range);
-			const bool absorbed = !sem.reports && (consumed & flag) && ce.unit_pre.intersects(reach);
-			if (reported || absorbed) {
-				// Ordered before the call, so treated as if it had landed
-				// just before the call began: discharged, but still owed
-				// to the pages of its unit the call did not cover, exactly
-				// as an event between calls would be after the code above.
-				// Where the call did cover it (or widened to it) it is
-				// optional: it may have landed after the entry's update
-				// and still sit there, so a later report of it is true.
-				const page_set u = unit(t, ce.e.page, ce.cont, ce.folio);
-				u.for_each([&](std::size_t p) {
-					if (range.has(p) || widened.has(p)) {
-						pend_[p] |= static_cast<std::uint8_t>(opt(flag));
-						return;
-					}
-					if (!(pend_[p] & req(flag)))
-						pend_src_[p][flag - 1] = ce.e.id;
-					pend_[p] |= static_cast<std::uint8_t>(req(flag));
-				});
-				continue;
-			}
-			// Ordered after the call: pending where it lands then.
-			live_event ev{ce.e.id, false, flag, ce.folio, ce.e.page, ce.e.landing, ce.step,
-				      unit(t, ce.e.page, ce.cont, ce.folio)};
-			ev.pages.for_each([&](std::size_t p) {
-				if (!(pend_[p] & req(flag)))
-					pend_src_[p][flag - 1] = ce.e.id;
-				pend_[p] |= static_cast<std::uint8_t>(req(flag));
-			});
-			if (ev.pages.empty())
-				lost.push_back(std::move(ev));
-			else
-				add_live(std::move(ev));
-		}
-	}
-
-	// A run the call folded makes its pages' pending events the run's.
-	for (std::size_t run = geo_.run_start(first); run < last; run += geo_.cont_ptes) {
-		if (!run_folded(t, run) || run_folded(q_, run))
-			continue;
-		page_set all(n_);
-		std::uint8_t u = 0;
-		for (std::size_t k = run; k < run + geo_.cont_ptes; k++) {
-			all.add(k);
-			u |= pend_[k];
-		}
-		for (std::size_t k = run; k < run + geo_.cont_ptes; k++)
-			pend_[k] |= u;
-		for (auto& l : live_[run / geo_.cont_ptes])
-			if (l.pages.intersects(all)) {
-				l.pages.unite(all);
-				l.step_checked = unchecked;
-			}
-	}
-
-	// isolation: what the call touched outside its range keeps its mapping.
-	// It had something to keep when a mapping shared a run with the range
-	// from outside it (a run straddling the range edge), or when the call
-	// reached outside at all.
-	{
-		bool exposed = false;
-		for (std::size_t k = geo_.run_start(first); k < std::min(n_, geo_.run_start(last - 1) + geo_.cont_ptes) &&
-							    !exposed;
-		     k++)
-			exposed = !range.has(k) && !pte_none(q_[k]);
-		for (std::size_t k : touched_)
-			exposed = exposed || !range.has(k);
-		if (exposed && !touched_.empty())
-			exercise(property::isolation);
-	}
-	for (std::size_t k : touched_) {
-		if (range.has(k))
-			continue;
-		const std::uint64_t b = q_[k], e = t[k];
-		const bool ok = pte_valid(b) ? pte_valid(e) && pte_same_mapping(b, e) : b == e;
-		if (!ok) {
-			report(property::isolation, k,
-			       fmt::format("{} changed #{} outside its range: {:#x} -> {:#x}", describe(c), k, b, e));
-			break;
-		}
-	}
-
-	// well-formed at the boundary: CONT runs agree on write permission too.
-	{
-		std::size_t last_run = static_cast<std::size_t>(-1);
-		for (std::size_t k : touched_) {
-			const std::size_t run = geo_.run_start(k);
-			if (run != last_run && !seen_[static_cast<std::size_t>(property::well_formed)])
-				check_run_shape(t, k, true);
-			last_run = run;
-		}
-	}
-
-	// progress: the named entry itself grants what was asked.
-	if (c.kind == call_kind::ptep_set_access_flags) {
-		if (pte_valid(q_[first]))
-			exercise(property::progress);
-		const std::uint64_t e = t[first];
-		const bool want_write = pte_write(c.pte) && pte_dirty(c.pte);
-		const bool ok = pte_valid(e) && (!pte_young(c.pte) || pte_young(e)) &&
-				(!want_write || pte_hw_dirty(e));
-		if (!ok)
-			report(property::progress, first,
-			       fmt::format("after {} #{} is {:#x}: a walker reading it alone still faults", describe(c),
-					   first, e));
-	}
-
-	// no-loss: every live event still shows in the table.
-	if (!lost.empty())
-		exercise(property::no_loss);
-	for (const auto& l : lost)
-		report(property::no_loss, l.page,
-		       fmt::format("{} (on page #{}, recorded in #{}) was lost by {}: no page still holds it",
-				   event_name(l.id, l.software) + " " + flag_name(l.flag), l.page, l.landing, describe(c)));
-	// ref_flags per page, with each folded run's OR computed once.
-	run_or_.assign(n_ / geo_.cont_ptes + 1, -1);
-	auto ref_of = [&](std::size_t p) -> unsigned {
-		const std::uint64_t e = t[p];
-		if (!pte_valid(e) || !pte_cont(e))
-			return pte_valid(e) ? own_flags(e) : 0u;
-		int& cached = run_or_[p / geo_.cont_ptes];
-		if (cached < 0)
-			cached = static_cast<int>(ref_flags(t, geo_, p));
-		return static_cast<unsigned>(cached);
-	};
-	// Hardware only adds flags, so an event can only have vanished from a
-	// run the call wrote to; events new in this call are checked anyway.
-	page_set written(n_);
-	for (std::size_t k : touched_) {
-		const std::size_t run = geo_.run_start(k);
-		mark_run(run / geo_.cont_ptes);
-		for (std::size_t j = run; j < run + geo_.cont_ptes && j < n_; j++)
-			written.add(j);
-	}
-	for (std::size_t run : dirty_runs_) {
-		run_dirty_[run] = 0;
-		auto& bucket = live_[run];
-		if (!bucket.empty() && !touched_.empty())
-			exercise(property::no_loss);
-		bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
-				   [&](live_event& l) {
-					   const bool fresh = l.step_checked == unchecked;
-					   l.step_checked = step_;
-					   if (!fresh && !l.pages.intersects(written))
-						   return false;
-					   bool visible = false;
-					   l.pages.for_each([&](std::size_t p) {
-						   visible = visible || (ref_of(p) & l.flag);
-					   });
-					   if (!visible)
-						   report(property::no_loss, l.page,
-							  fmt::format("{} {} (on page #{}, recorded in #{}) vanished "
-								      "from the table during {}",
-								      event_name(l.id, l.software), flag_name(l.flag),
-								      l.page, l.landing, describe(c)));
-					   return !visible;
-				   }),
-		    bucket.end());
-	}
-	dirty_runs_.clear();
-
-	q_ = t;
-}
-
-std::string checker::ledger() const
-{
-	std::string out;
-	for (const auto& bucket : live_) {
-		for (const auto& l : bucket) {
-			std::string pages;
-			l.pages.for_each(
-				[&](std::size_t p) { pages += fmt::format("{}#{}", pages.empty() ? "" : ",", p); });
-			out += fmt::format("  {} {:<5} page #{} landed #{} pending for {}\n",
-					   event_name(l.id, l.software), flag_name(l.flag), l.page, l.landing, pages);
-		}
-	}
-	return out;
-}
-
-void replay(const history& h, observer& o)
-{
-	table_t t = h.initial;
-	for (const step& s : h.steps) {
-		if (auto* b = std::get_if<call_begin_step>(&s)) {
-			o.on_call_begin(b->c, t);
-		} else if (auto* e = std::get_if<call_end_step>(&s)) {
-			o.on_call_end(e->c, e->r, t);
-		} else if (auto* p = std::get_if<primitive_step>(&s)) {
-			if (p->kind != prim_kind::read && p->kind != prim_kind::tlbi_page &&
-			    p->kind != prim_kind::tlbi_range && p->kind != prim_kind::tlbi_all)
-				t.at(p->index) = p->new_value;
-			o.on_primitive(*p, t);
-		} else if (auto* hw = std::get_if<hw_event>(&s)) {
-			t.at(hw->landing) = hw->new_value;
-			o.on_hw_event(*hw, t);
-		} else if (auto* f = std::get_if<fault_step>(&s)) {
-			o.on_fault(*f, t);
-		}
-	}
+	if (pte_valid(q_[e.first]))
+		exercise(property::progress);
+	const std::uint64_t v = e.t[e.first];
+	const bool want_write = pte_write(e.c.pte) && pte_dirty(e.c.pte);
+	const bool ok = pte_valid(v) && (!pte_young(e.c.pte) || pte_young(v)) && (!want_write || pte_hw_dirty(v));
+	if (!ok)
+		report(property::progress, e.first,
+		       fmt::format("after {} #{} is {:#x}: a walker reading it alone still faults", describe(e.c),
+				   e.first, v));
 }
 
 } // namespace ptespec

@@ -1,10 +1,11 @@
-// The reference spec as a judge (BRIEF §4).
+// The reference spec as a judge of the named properties (model/property.h).
 //
 // The checker watches a stream of steps (online, from a machine, or replayed
-// from a history) and keeps the ledger: which access/dirty events are
-// pending for which page, which are live (not yet handed off or consumed).
-// At every call boundary it judges the call against each named property and
-// records the first violation of each, with the step and the page.  It sees
+// from a history) and keeps the ledger (model/event_ledger.h): which
+// access/dirty events are pending for which page, which are live (not yet
+// handed off or consumed).  At every call boundary it judges the call against
+// each named property, one judge per property, and records the first
+// violation of each, with the step and the page.  It sees
 // only steps: it cannot know which strategy produced them.
 //
 // Linearizability: an event that lands while a call runs may be ordered
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "model/call.h"
+#include "model/event_ledger.h"
 #include "model/history.h"
 #include "model/observer.h"
 #include "model/page_set.h"
@@ -34,10 +36,6 @@
 #include "model/tlb.h"
 
 namespace ptespec {
-
-// Flags as the spec counts them: bit 0 young, bit 1 dirty.
-inline constexpr unsigned FLAG_YOUNG = 1;
-inline constexpr unsigned FLAG_DIRTY = 2;
 
 // What the reference ptep_get reads for page p of a quiescent table: the
 // entry's own flags, or the OR over the valid CONT entries of its run.
@@ -73,23 +71,12 @@ public:
 	std::uint64_t exercised(property p) const { return exercised_[static_cast<std::size_t>(p)]; }
 
 	// Pending flags of page p (FLAG_*), required ones only.
-	unsigned pending(std::size_t p) const { return pend_[p] & 3u; }
-	std::size_t live_events() const;
+	unsigned pending(std::size_t p) const { return ledger_.required(p); }
+	std::size_t live_events() const { return ledger_.live_events(); }
 	// The ledger, one line per live event, for demos and counterexamples.
-	std::string ledger() const;
+	std::string ledger() const { return ledger_.text(); }
 
 private:
-	struct live_event {
-		std::uint64_t id = 0;
-		bool software = false;	// present at map time or set by a call
-		unsigned flag = 0;	// FLAG_YOUNG or FLAG_DIRTY
-		long folio = 0;
-		std::size_t page = 0, landing = 0, step = 0;
-		page_set pages;	// pages it is pending for
-		// The call end that last judged it visible; reset whenever its pages
-		// change, so it is judged again.
-		std::size_t step_checked = static_cast<std::size_t>(-1);
-	};
 	struct call_event {
 		hw_event e;
 		std::size_t step = 0;
@@ -102,29 +89,58 @@ private:
 		std::vector<std::uint64_t> seen;
 		unsigned pending_at_begin = 0;	// required flags of the page when it began
 	};
+	// A call at its end, as the judges see it: q_ still holds the table
+	// before it, t the table after.
+	struct ended_call {
+		const call& c;
+		const call_result& r;
+		const table_t& t;
+		call_semantics sem;
+		std::size_t first = 0, last = 0;	// its range, [first, last)
+		page_set range;
+		bool young_only = false;	// it answers young only, as a bool
+		unsigned reported = 0;	// what it reported, as flags
+		unsigned reportable = 0;	// the flags it can report
+	};
 
 	long folio_key(std::uint64_t pte) const;
 	long folio_of_page(const table_t& t, std::size_t p) const;
 	page_set unit(const table_t& t, std::size_t page, bool cont, long folio) const;
 	bool run_folded(const table_t& t, std::size_t run_first) const;
 	void report(property p, std::size_t page, std::string msg);
-	void add_live(live_event ev);
+	void exercise(property p) { exercised_[static_cast<std::size_t>(p)]++; }
+	bool seen(property p) const { return seen_[static_cast<std::size_t>(p)]; }
+	void note_lockless_reads(const table_t& t);
+	void forget_lockless(std::size_t index);
+
+	// The ledger at a call end: what the call discharged, the flags it set
+	// itself, where the events that landed during it are ordered, and the
+	// runs it folded.
+	ended_call ending(const call& c, const call_result& r, const table_t& t) const;
+	settlement settlement_of(const ended_call& e) const;
+	void add_software_event(std::size_t page, unsigned flag, long folio, const page_set& pages, bool latest);
+	void add_call_set_flags(const ended_call& e);
+	void order_call_events(const settlement& s, const table_t& t, std::vector<live_event>& lost);
+	void fold_runs(const ended_call& e);
+
+	// One judge per property, in the order of model/property.h.
+	void judge_batch_or(const ended_call& e);
+	void judge_no_loss(const ended_call& e, const std::vector<live_event>& lost);
+	void judge_per_call(const ended_call& e);
+	void judge_precise(const ended_call& e);
+	void judge_precise_flags(const ended_call& e);
+	void judge_isolation(const ended_call& e);
+	void judge_well_formed(const primitive_step& p, const table_t& t);
+	void judge_well_formed(const table_t& t);
 	void check_run_shape(const table_t& t, std::size_t i, bool at_boundary);
-	std::string event_name(std::uint64_t id, bool software) const;
-	void end_lockless(const call& c, const call_result& r);
+	void judge_lockless(const call& c, const call_result& r);
+	void judge_progress(const ended_call& e);
 
 	geometry geo_;
 	std::vector<folio_extent> folios_;
 	std::size_t n_;
 	table_t q_;	// the table at the last quiescent point
-	std::vector<std::uint8_t> pend_;	// per page: bits 0-1 required, 2-3 optional
-	std::vector<std::array<std::uint64_t, 2>> pend_src_;	// an event behind each required flag
-	// Live events by run: a unit never leaves its run, so a call need only
-	// look at the runs it covers, writes, or adds events to.
-	std::vector<std::vector<live_event>> live_;
-	std::vector<std::uint8_t> run_dirty_;	// runs to look at when the current call ends
-	std::vector<std::size_t> dirty_runs_;
-	void mark_run(std::size_t run);
+	event_ledger ledger_;
 	tlb_shadow tlb_;
 
 	bool in_call_ = false;
@@ -139,10 +155,8 @@ private:
 	std::vector<violation> violations_;
 	std::array<bool, nr_properties> seen_{};
 	std::array<std::uint64_t, nr_properties> exercised_{};
-	void exercise(property p) { exercised_[static_cast<std::size_t>(p)]++; }
 	std::size_t step_ = 0;
 	std::size_t calls_ = 0;
-	std::uint64_t sw_ids_ = 0;
 };
 
 } // namespace ptespec

@@ -14,6 +14,8 @@
 
 namespace ptespec {
 
+class observer;
+
 enum class prim_kind { read, write, exchange, atomic_update, tlbi_page, tlbi_range, tlbi_all };
 std::string_view to_string(prim_kind k);
 
@@ -76,5 +78,9 @@ struct history {
 // The folio that pfn belongs to, or -1 when none was declared (then every
 // pfn is its own folio: the checker never merges what it cannot prove).
 long folio_of(const std::vector<folio_extent>& folios, std::uint64_t pfn);
+
+// Replays a recorded history into an observer, rebuilding the table: each
+// callback sees the table after its step, as it would have online.
+void replay(const history& h, observer& o);
 
 } // namespace ptespec
