@@ -1,6 +1,6 @@
-// BRIEF §3 as the model implements it: where an access or a write may land
-// (hw_candidates), what it does to the entry (hw_update), and the agents
-// that decide when events happen.
+// The MMU's racing agent as the model implements it: where an access or a
+// write may land (hw_candidates), what it does to the entry (hw_update), and
+// the agents that decide when events happen.
 #include <gtest/gtest.h>
 
 #include <cstdint>
