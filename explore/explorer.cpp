@@ -11,6 +11,7 @@
 
 #include "model/checker.h"
 #include "model/errors.h"
+#include "model/history.h"
 #include "model/pte.h"
 #include "model/ruler.h"
 #include "properties/harness.h"

@@ -70,7 +70,4 @@ private:
 	std::vector<observer*> list_;
 };
 
-// Replays a recorded history into an observer, rebuilding the table.
-void replay(const history& h, observer& o);
-
 } // namespace ptespec
