@@ -164,6 +164,31 @@ void fault_map(call_sink& s, std::size_t first, std::size_t nr, std::uint64_t pt
 	s.run({call_kind::set_ptes, first, nr, false, pte, 0});
 }
 
+void fault_around(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t pte)
+{
+	const geometry& geo = mem.geo;
+	auto pte_at = [&](std::size_t i) { return pte_advance_pfn(pte, i - first, geo); };
+	auto folio_at = [&](std::size_t i) { return folio_of(mem.folios, pte_pfn(pte_at(i), geo)); };
+	std::size_t start = first, nr = 0;	// the stretch of none entries gathered so far
+	auto map_stretch = [&] {
+		if (nr)
+			s.run({call_kind::set_ptes, start, nr, false, pte_at(start), 0});
+		nr = 0;
+	};
+	for (std::size_t i = first; i < last; i++) {
+		const std::optional<std::uint64_t> v = read_entry(s, i);
+		if (!v)
+			return;
+		if (nr && (!pte_none(*v) || folio_at(i) != folio_at(start)))
+			map_stretch();
+		if (!pte_none(*v))
+			continue;
+		if (nr++ == 0)
+			start = i;
+	}
+	map_stretch();
+}
+
 void fault_pages(call_sink& s, const geometry& geo, std::size_t first, std::size_t nr, std::uint64_t pte)
 {
 	for (std::size_t k = 0; k < nr; k++)

@@ -98,6 +98,13 @@ void access_fault(call_sink& s, std::size_t page, bool write, bool reuse = false
 // one set_ptes of `nr` entries from `pte`.
 void fault_map(call_sink& s, std::size_t first, std::size_t nr, std::uint64_t pte);
 
+// A read fault's fault-around (do_fault_around, filemap_map_pages) over
+// the window [first, last), whose page `first` maps `pte`'s pfn and the
+// rest the pfns that follow: every entry that reads none is mapped, one
+// set_ptes per stretch of such entries inside one folio (set_pte_range);
+// entries that read anything else are left alone.  One VMA, so one prot.
+void fault_around(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t pte);
+
 // Faults page by page (set_ptes with nr = 1), the path that folds a run
 // when it completes one.
 void fault_pages(call_sink& s, const geometry& geo, std::size_t first, std::size_t nr, std::uint64_t pte);

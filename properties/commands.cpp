@@ -131,6 +131,52 @@ struct fault_pages final : fault_command {
 	}
 };
 
+// A read fault's fault-around over one run (the window fault_around_bytes
+// sets, here a run): every entry of it that is none gets mapped, a folio's
+// stretch at a time, with the one prot of the VMA.  Mostly a run that several folios cover: this is how such a run
+// comes to be mapped whole with one set of attributes, which a fold that
+// forgets to ask for one folio would take as foldable.
+struct fault_around_cmd final : command {
+	std::size_t first = 0, last = 0;
+	std::uint64_t prot = 0;
+
+	explicit fault_around_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		const std::size_t c = w.geo.cont_ptes, runs = w.nr_entries / c;
+		std::vector<std::size_t> mixed;	// runs whose first and last pages lie in different folios
+		for (std::size_t r = 0; r < runs; r++)
+			if (w.folio_of_page(r * c) != w.folio_of_page(r * c + c - 1))
+				mixed.push_back(r);
+		const std::size_t run = mixed.empty() ? *gen::uniform<std::size_t>(0, runs)
+						      : *rc::gen::weightedOneOf<std::size_t>(
+								{{1, gen::uniform<std::size_t>(0, runs)},
+								 {2, rc::gen::elementOf(mixed)}});
+		// The window ends at the run's end, where a fold is tried; it
+		// starts at the run's start two times in three, else where a VMA
+		// begins inside the run (so a case shrinks towards one page).
+		const std::size_t len = std::min(c, 1 + *gen::uniform<std::size_t>(0, 3 * c));
+		last = (run + 1) * c;
+		first = last - len;
+		prot = *gen::user_prot(m.vary_attributes);
+		hw = *gen::hw_plan(w, c + w.folios.size(), first, last);
+	}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = first; p < last; p++)
+			if (m.pages[p] == page_state::none) {
+				m.pages[p] = page_state::present;
+				m.writable[p] = m.vma_writable[p] = pte_write(prot);
+			}
+	}
+	void act(const world_model&, harness& h) const override { h.fault_around(first, last, prot); }
+	std::string what() const override
+	{
+		return fmt::format("read fault with fault-around: map what is none in #{}..#{} prot {:#x}", first,
+				   last - 1, prot);
+	}
+};
+
 struct zap_range final : command {
 	std::size_t first = 0, last = 0;
 	bool full = false, batched = true, anon = false;
@@ -413,6 +459,7 @@ void command::run(const world_model& s0, harness& h) const
 		h.end_command();
 		if (g_slot) {
 			g_slot->commands = g_executed;
+			g_slot->layout = h.layout();
 			g_slot->v = f.v;
 			g_slot->set = true;
 		}
@@ -437,6 +484,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 	return rc::gen::weightedOneOf<std::shared_ptr<const command_base>>({
 		{6, make<map_folio>(m)},
 		{3, make<fault_pages>(m)},
+		{m.fault_around ? 2u : 0u, make<fault_around_cmd>(m)},
 		{3, make<zap_range>(m, true)},
 		{4, make<zap_range>(m, false)},
 		{2, make<fork_cmd>(m)},

@@ -60,6 +60,7 @@ using command_ptr = std::shared_ptr<const command>;
 // RapidCheck is done), so the failure can be replayed and printed.
 struct failure_slot {
 	std::vector<command_ptr> commands;
+	world_layout layout;	// the case's world, which the commands were drawn in
 	violation v;
 	bool set = false;
 };

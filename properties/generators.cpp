@@ -59,6 +59,16 @@ rc::Gen<std::size_t> folio(const world_layout& w)
 	});
 }
 
+rc::Gen<std::size_t> pfn_shift(const geometry& geo)
+{
+	const std::size_t c = geo.cont_ptes;
+	// An index, so that a case shrinks towards the aligned world (RapidCheck's
+	// weighted choices do not shrink).
+	return rc::gen::map(gen::uniform<int>(0, 9), [c](int i) {
+		return i < 6 ? std::size_t{0} : i == 6 ? c / 2 : i == 7 ? std::size_t{1} : c - 1;
+	});
+}
+
 rc::Gen<std::uint64_t> user_prot(bool vary_attributes)
 {
 	// Besides the flags and write permission, one attribute a fold must

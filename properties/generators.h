@@ -32,6 +32,10 @@ rc::Gen<std::pair<std::size_t, std::size_t>> edge_range(const world_layout& w);
 // A folio to fault in; the ones that span whole runs (and so fold) half the
 // time, since folded runs are where contpte strategies differ.
 rc::Gen<std::size_t> folio(const world_layout& w);
+// How far past CONT alignment a case's folios sit physically (the world's
+// pfn_shift): 0 in two cases of three; otherwise half a run, or one pfn
+// either side of alignment.  Shrinks towards 0.
+rc::Gen<std::size_t> pfn_shift(const geometry& geo);
 // A user mapping's prot bits: valid page, young mostly, dirty sometimes,
 // writable or not.
 // `vary_attributes` false keeps every attribute but the flags and write

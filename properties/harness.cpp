@@ -204,6 +204,11 @@ void harness::fault_pages(std::size_t first, std::size_t nr, std::uint64_t prot)
 	mm::fault_pages(*this, w_.geo, first, nr, pte_for(first, prot));
 }
 
+void harness::fault_around(std::size_t first, std::size_t last, std::uint64_t prot)
+{
+	mm::fault_around(*this, memory(), first, last, pte_for(first, prot));
+}
+
 void harness::zap(std::size_t first, std::size_t last, bool full, bool batched, bool anon)
 {
 	mm::zap_pte_range(*this, memory(), first, last, {full, batched, anon, batch_limit_});

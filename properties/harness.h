@@ -178,6 +178,7 @@ public:
 	// --- the callers (mm/callers.h), over this harness's world ---
 	void fault_map(std::size_t first, std::size_t nr, std::uint64_t prot);
 	void fault_pages(std::size_t first, std::size_t nr, std::uint64_t prot);
+	void fault_around(std::size_t first, std::size_t last, std::uint64_t prot);
 	void zap(std::size_t first, std::size_t last, bool full, bool batched, bool anon);
 	void fork_wrprotect(std::size_t first, std::size_t last);
 	void madv_free(std::size_t first, std::size_t last);

@@ -14,6 +14,7 @@
 #include "model/pte.h"
 #include "model/ruler.h"
 #include "properties/commands.h"
+#include "properties/generators.h"
 #include "properties/harness.h"
 
 namespace ptespec {
@@ -172,18 +173,30 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		res.v = verdict::not_applicable;
 		return res;
 	}
-	const world_layout w = world_layout::make(o.gran);
 	failure_slot slot;
 	std::uint64_t calls = 0, exercised = 0;
+	// One layout per shift, kept for the whole run: a command drawn in one
+	// case may be drawn again while a later one shrinks, from the model it
+	// kept (the layouts of a granule differ only in their pfns, so a
+	// command fits each of them).
+	std::map<std::size_t, world_layout> layouts;
 	set_failure_slot(&slot);
 	auto prop = [&] {
 		begin_case();
+		// Drawn first, so a case shrinks towards the aligned world.
+		const std::size_t shift = o.shift_pfns ? *gen::pfn_shift(geometry::of(o.gran)) : 0;
+		RC_CLASSIFY(shift != 0, "folios' pfns off CONT alignment");
+		auto at = layouts.find(shift);
+		if (at == layouts.end())
+			at = layouts.emplace(shift, world_layout::make(o.gran, shift)).first;
+		const world_layout& w = at->second;
 		harness h(s, w, p);
 		h.mach().set_coverage(o.coverage);
 		world_model m0 = world_model::empty(w, o.adversarial);
 		m0.vary_attributes = o.vary_attributes;
 		m0.alias_nonpresent = o.alias_nonpresent;
 		m0.interleave_lockless = o.interleave_lockless;
+		m0.fault_around = o.fault_around;
 		rc::state::check(m0, h, [](const world_model& m) { return any_command(m); });
 		calls += h.calls();
 		exercised += h.judge().exercised(p);
@@ -232,7 +245,9 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	res.v = verdict::fails;
 	res.cases = bad.numSuccess + 1;
 
-	// Replay the shrunk sequence on a fresh machine, recording every step.
+	// Replay the shrunk sequence on a fresh machine in the case's world,
+	// recording every step.
+	const world_layout& w = slot.layout;
 	history hist;
 	harness h(s, w, p, &hist);
 	std::vector<std::size_t> starts;
@@ -240,6 +255,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	m.vary_attributes = o.vary_attributes;
 	m.alias_nonpresent = o.alias_nonpresent;
 	m.interleave_lockless = o.interleave_lockless;
+	m.fault_around = o.fault_around;
 	violation v;
 	bool again = false;
 	for (const auto& c : slot.commands) {
@@ -257,6 +273,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	res.ce.commands.resize(starts.size());
 	res.ce.calls = calls_of(hist, starts);
 	res.ce.initial = rulers(hist.initial, w.geo);
+	res.ce.layout = w.describe();
 	res.ce.v = v;
 	res.ce.reproduce = fmt::format("ptespec test --strategy {} --property {} --granule {} --seed {} --cases {}{}",
 				       res.strategy, to_string(p), to_string(o.gran), o.seed, o.cases,
@@ -269,6 +286,7 @@ std::string format_counterexample(const property_result& r)
 	std::string out;
 	const counterexample& ce = r.ce;
 	out += fmt::format("counterexample: {} fails {} ({})\n", r.strategy, to_string(r.prop), sentence(r.prop));
+	out += fmt::format("  world: {}\n", ce.layout);
 	std::size_t cmd = static_cast<std::size_t>(-1);
 	for (const ce_call& c : ce.calls) {
 		if (c.command != cmd) {

@@ -35,6 +35,8 @@ struct run_options {
 	bool vary_attributes = true;	// off: only flags and write permission vary (control tests)
 	bool alias_nonpresent = true;	// off: no swap entry sets AF or CONT (control tests)
 	bool interleave_lockless = true;	// off: a racing writer runs whole in one gap of the reader
+	bool shift_pfns = true;	// off: every case's folios are CONT-aligned physically as virtually
+	bool fault_around = true;	// off: no fault maps more than one folio (control tests)
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 };
 
@@ -51,6 +53,7 @@ struct counterexample {
 	std::vector<std::string> commands;	// the shrunk caller actions
 	std::vector<ce_call> calls;	// every call up to the violation
 	std::string initial;	// rulers of the initial table
+	std::string layout;	// the case's world: aligned, or its folios' pfns shifted
 	violation v;
 	std::string reproduce;	// one-line command
 };

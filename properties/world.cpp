@@ -2,17 +2,22 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "model/errors.h"
 
 namespace ptespec {
 
-world_layout world_layout::make(granule g)
+world_layout world_layout::make(granule g, std::size_t pfn_shift)
 {
 	world_layout w;
 	w.geo = geometry::of(g);
 	const std::size_t n = w.geo.cont_ptes;
+	if (pfn_shift >= n)
+		throw internal_error("world: pfn shift " + std::to_string(pfn_shift) + " is not below CONT_PTES");
 	w.nr_entries = 3 * n;
-	w.pfn_base = 0x40000;	// aligned to every folio size used here
+	w.pfn_shift = pfn_shift;
+	w.pfn_base = 0x40000 + pfn_shift;	// 0x40000 is aligned to every folio size used here
 	const std::uint64_t b = w.pfn_base;
 	w.folios.push_back({b, 2 * n});	// A: runs 0 and 1
 	w.folios.push_back({b + 2 * n, n / 2});	// B: half of run 2
@@ -21,6 +26,15 @@ world_layout world_layout::make(granule g)
 	w.folios.push_back({b + 2 * n + 7 * n / 8, n / 16});	// E
 	w.folios.push_back({b + 2 * n + 15 * n / 16, n / 16});	// F
 	return w;
+}
+
+std::string world_layout::describe() const
+{
+	if (pfn_shift == 0)
+		return "aligned (every run's pfns one aligned block)";
+	return fmt::format("shifted: page #p maps pfn {:#x}+p, {} past CONT alignment, so no run's pfns are one "
+			   "aligned block",
+			   pfn_base, pfn_shift);
 }
 
 std::size_t world_layout::folio_of_page(std::size_t p) const

@@ -7,7 +7,17 @@
 //    folio A: two runs (both foldable)  B: half a run; C, D, E, F small
 //
 // Page p maps pfn pfn_base + p, so a folio's pages are contiguous in both
-// spaces and any whole run of folio A may fold.
+// spaces.  In an aligned layout pfn_base is a multiple of every folio size
+// and any whole run of folio A may fold.  A shifted layout moves every
+// folio `pfn_shift` pfns up while the runs stay where they are, as a folio
+// mapped at a virtual address of another alignment than its pfn (a file
+// mapped at an offset, an mremap) is:
+//
+//   4K, pfn_shift 8:  the runs       |run 0           |run 1           |
+//                     pfns by block  |        |aligned block   |aligned
+//
+// so no run's pfns form one aligned block, and a fold or a CONT set_ptes
+// there would translate the run wrongly.
 #pragma once
 
 #include <cstddef>
@@ -24,9 +34,12 @@ struct world_layout {
 	geometry geo;
 	std::size_t nr_entries = 0;
 	std::uint64_t pfn_base = 0;
+	std::size_t pfn_shift = 0;	// pfn_base mod CONT_PTES: 0 aligned, else shifted
 	std::vector<folio_extent> folios;
 
-	static world_layout make(granule g);
+	static world_layout make(granule g, std::size_t pfn_shift = 0);
+	// "aligned" or "shifted: ...", for a counterexample.
+	std::string describe() const;
 	std::uint64_t pfn_of(std::size_t page) const { return pfn_base + page; }
 	// The declared folio holding page p (index into folios).
 	std::size_t folio_of_page(std::size_t p) const;
@@ -51,6 +64,7 @@ struct world_model {
 	bool vary_attributes = true;	// faults map with attributes beyond flags and write
 	bool alias_nonpresent = true;	// swap entries may set bits that alias AF and CONT
 	bool interleave_lockless = true;	// a racing writer may run primitive by primitive
+	bool fault_around = true;	// read faults map every none entry of a run, folio by folio
 
 	std::size_t count(page_state s) const;
 	static world_model empty(const world_layout& w, bool adversarial);

@@ -61,6 +61,29 @@ TEST(callers, a_batch_ends_where_the_folio_of_its_first_pfn_ends)
 				"flush #0+8"}));
 }
 
+TEST(callers, fault_around_maps_each_folios_stretch_of_none_entries_with_one_set_ptes)
+{
+	// #0-#7 one folio, #8-#15 another; #3 is mapped, #5 holds a swap entry.
+	machine m = make_machine(1);
+	m.set_folios({{0x100, 8}, {0x108, 8}});
+	map(m, 3, 1, 0x103);
+	m.poke(5, SWP_ALIAS);
+	recording_sink s(m);
+	mm::fault_around(s, {geo4k, m.folios()}, 0, CONT, page(0x100));
+	calls want;
+	for (std::size_t i = 0; i < CONT; i++) {
+		want.push_back("ptep_get(#" + std::to_string(i) + ")");
+		if (i == 3)
+			want.push_back(describe({call_kind::set_ptes, 0, 3, false, page(0x100), 0}));
+		if (i == 5)
+			want.push_back(describe({call_kind::set_ptes, 4, 1, false, page(0x104), 0}));
+		if (i == 8)
+			want.push_back(describe({call_kind::set_ptes, 6, 2, false, page(0x106), 0}));
+	}
+	want.push_back(describe({call_kind::set_ptes, 8, 8, false, page(0x108), 0}));
+	EXPECT_EQ(s.log, want);
+}
+
 TEST(callers, swap_entries_that_follow_each_other_go_in_one_non_present_clear)
 {
 	machine m = make_machine(1);

@@ -4,8 +4,9 @@
 // well-formed, lockless and progress would have no failing case above the
 // checker's hand-written histories.  Where a control needs one dimension
 // of the generators (attributes, aliasing swap entries, an interleaved
-// writer), its test also shows the same budget misses it without that
-// dimension.
+// writer, folios off CONT alignment physically, fault-around over a run of
+// several folios), its test also shows the same budget misses it without
+// that dimension.
 #include <gtest/gtest.h>
 
 #include "impl/adapter.h"
@@ -155,6 +156,55 @@ struct lockless_gather_without_retry : mainline_ops<M, lockless_gather_without_r
 	}
 };
 
+// set_ptes puts CONT on every chunk that is a whole aligned run, taking
+// the pfn's alignment from the virtual one: true while a folio sits at the
+// alignment of its address, but a folio mapped at another alignment gets
+// CONT runs whose pfns straddle two aligned blocks: well-formed.  Only a
+// world whose folios sit off CONT alignment physically shows it.
+template <class M>
+struct set_ptes_cont_by_virtual_alignment : mainline_ops<M, set_ptes_cont_by_virtual_alignment<M>> {
+	using W = typename M::word;
+	void contpte_set_ptes(M& m, std::size_t i, const W& pte, std::size_t nr)
+	{
+		const geometry& g = m.geo();
+		const std::size_t end = i + nr;
+		W pfn = pte_pfn(pte, g);
+		const W prot = pte_pgprot(pte, g);
+		for (std::size_t addr = i; addr != end;) {
+			const std::size_t boundary = g.run_start(addr) + g.cont_ptes;
+			const std::size_t next = boundary < end ? boundary : end;
+			W chunk = pfn_pte(pfn, prot, g);
+			chunk = g.run_aligned(addr) && g.run_aligned(next) ? pte_mkcont(chunk) : pte_mknoncont(chunk);
+			this->self().__set_ptes(m, addr, chunk, next - addr);
+			pfn = pfn + m.lit(next - addr);
+			addr = next;
+		}
+	}
+};
+
+// A fold that never asks whether one folio backs the run: a run mapped
+// whole by several small folios, each pfn following the last, folds, and
+// from then on an access to one folio's page is reported for every folio
+// of the run.
+template <class M>
+struct fold_without_folio_check : mainline_ops<M, fold_without_folio_check<M>> {
+	using W = typename M::word;
+	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
+	{
+		const geometry& g = m.geo();
+		const std::size_t first = g.run_start(i);
+		const W pfn = pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1});
+		W expected = pfn_pte(pfn, pte_pgprot(pte_mkold(pte_mkclean(pte)), g), g);
+		for (std::size_t k = 0; k < g.cont_ptes; k++) {
+			const W subpte = pte_mkold(pte_mkclean(this->self().__ptep_get(m, first + k)));
+			if (!m.branch(arch::pte_same(subpte, expected)))
+				return;
+			expected = pte_advance_pfn(expected, 1, g);
+		}
+		this->self().contpte_convert(m, i, pte_mkcont(pte));
+	}
+};
+
 template <template <class> class S>
 void expect_caught(const char* name, property p)
 {
@@ -227,6 +277,40 @@ TEST(negative_control, a_fold_comparing_pfn_and_write_only_fails_isolation)
 TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_progress)
 {
 	expect_caught<gathered_noop>("gathered-noop", property::progress);
+}
+
+TEST(negative_control, set_ptes_taking_pfn_alignment_from_the_address_fails_only_in_a_shifted_world)
+{
+	auto s = make_strategy<set_ptes_cont_by_virtual_alignment>("set-ptes-cont-by-va", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 5000;	// the default at 4K
+	const property_result r = run_property(*s, property::well_formed, o);
+	ASSERT_EQ(r.v, verdict::fails) << "CONT over pfns that are not one aligned block should fail well-formed";
+	EXPECT_EQ(r.ce.v.prop, property::well_formed) << format_counterexample(r);
+	EXPECT_NE(r.ce.layout.find("shifted"), std::string::npos) << format_counterexample(r);
+	// With every folio aligned physically as virtually, the same seed and
+	// budget find nothing.
+	o.shift_pfns = false;
+	const property_result aligned = run_property(*s, property::well_formed, o);
+	EXPECT_EQ(aligned.v, verdict::holds) << format_counterexample(aligned);
+}
+
+TEST(negative_control, a_fold_without_the_folio_check_fails_precise_once_fault_around_maps_a_run_of_folios)
+{
+	auto s = make_strategy<fold_without_folio_check>("fold-without-folio-check", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 5000;	// the default at 4K
+	const property_result r = run_property(*s, property::precise, o);
+	ASSERT_EQ(r.v, verdict::fails) << "a fold over several folios should fail precise";
+	EXPECT_EQ(r.ce.v.prop, property::precise) << format_counterexample(r);
+	EXPECT_NE(r.ce.commands.front().find("fault-around"), std::string::npos) << format_counterexample(r);
+	// Faults of one folio each almost never leave a run of several folios
+	// mapped whole with one set of attributes: the same budget misses it.
+	o.fault_around = false;
+	const property_result apart = run_property(*s, property::precise, o);
+	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
 }
 
 } // namespace

@@ -37,7 +37,7 @@ const std::vector<std::pair<const char*, std::array<verdict, nr_properties>>> ta
 	{"simple", {H, H, F, H, H, H, H, H}},
 	{"robust", {F, H, H, H, H, H, F, H}},
 	{"early-return", {F, H, F, H, H, H, F, H}},
-	{"clear-block", {F, H, H, H, F, H, H, H}},
+	{"clear-block", {F, H, H, H, F, F, H, H}},
 	{"nocont", {H, H, H, H, H, H, H, H}},
 };
 
@@ -48,6 +48,16 @@ std::vector<expected> rows()
 		for (std::size_t p = 0; p < nr_properties; p++)
 			out.push_back({name, all_properties[p], verdicts[p]});
 	return out;
+}
+
+// The calls of a shrunk counterexample that did something: a read that
+// found none (a fault-around probes every entry of its window) is left out.
+std::size_t acting_calls(const property_result& r)
+{
+	std::size_t n = 0;
+	for (const ce_call& c : r.ce.calls)
+		n += !(c.call.starts_with("ptep_get(") && c.result.ends_with("(none)"));
+	return n;
 }
 
 class verdict_at_4k : public ::testing::TestWithParam<expected> {};
@@ -67,7 +77,7 @@ TEST_P(verdict_at_4k, is_what_the_tool_established)
 	// A failure comes shrunk, names the property it broke, and its
 	// reproduce line prints the same counterexample again.
 	EXPECT_EQ(r.ce.v.prop, e.prop);
-	EXPECT_LE(r.ce.calls.size(), 10u) << format_counterexample(r);
+	EXPECT_LE(acting_calls(r), 10u) << format_counterexample(r);
 	EXPECT_NE(r.ce.reproduce.find("--seed 1"), std::string::npos);
 	const property_result again = run_property(registry::global().get(e.strategy), e.prop, o);
 	EXPECT_EQ(format_counterexample(again), format_counterexample(r));
@@ -120,7 +130,7 @@ TEST_P(verdict_at_granule, matches_4k)
 	const property_result r = run_property(registry::global().get(e.strategy), e.prop, o);
 	ASSERT_EQ(to_string(r.v), to_string(e.v)) << (r.v == verdict::fails ? format_counterexample(r) : "");
 	if (r.v == verdict::fails) {
-		EXPECT_LE(r.ce.calls.size(), 10u) << format_counterexample(r);
+		EXPECT_LE(acting_calls(r), 10u) << format_counterexample(r);
 	}
 }
 
