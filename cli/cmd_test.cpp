@@ -24,6 +24,7 @@
 #include "cli/selection.h"
 #include "cli/verdicts.h"
 #include "model/errors.h"
+#include "model/word_coverage.h"
 #include "properties/commands.h"
 #include "properties/runner.h"
 
@@ -83,6 +84,37 @@ std::string coverage_text(const std::string& name, const branch_coverage& cov)
 	return out;
 }
 
+// Each field of the words that reached the strategy, with whether it was
+// seen 0 and seen 1 (non-zero, for a wider field).
+std::string word_coverage_text(const std::string& name, const word_coverage& cov)
+{
+	std::string out = fmt::format(
+		"\nword fields: {} (the values set_ptes and ptep_set_access_flags were given and the entries it read: "
+		"{} present, {} non-present)\n",
+		name, cov.present_values(), cov.non_present_values());
+	std::size_t both = 0;
+	for (bool present : {true, false}) {
+		out += fmt::format("  {:<42} {:>6} {:>6}\n", present ? "present values" : "non-present values", "seen 0",
+				   "seen 1");
+		for (std::size_t f = 0; f < nr_word_fields; f++) {
+			const word_field& wf = word_fields[f];
+			if (wf.present != present)
+				continue;
+			const word_coverage::seen& s = cov.fields()[f];
+			both += s.zero && s.nonzero;
+			const char* note = s.zero && s.nonzero ? ""
+					   : s.zero		   ? "   <-- only 0"
+					   : s.nonzero		   ? "   <-- only 1"
+								   : "   <-- not met";
+			out += fmt::format("    {:<40} {:>6} {:>6}{}\n",
+					   wf.wide ? fmt::format("{} (1: non-zero)", wf.name) : std::string(wf.name),
+					   s.zero ? "yes" : "-", s.nonzero ? "yes" : "-", note);
+		}
+	}
+	out += fmt::format("  {} of {} fields seen both ways\n", both, nr_word_fields);
+	return out;
+}
+
 std::vector<property> chosen_properties(const std::vector<std::string>& names)
 {
 	if (names.empty())
@@ -123,6 +155,7 @@ int run_test(const test_options& t)
 	std::size_t done = 0;
 	std::vector<property_result> results;
 	std::map<std::string, branch_coverage> coverage;	// per strategy, over its properties and granules
+	std::map<std::string, word_coverage> words;	// the same, for the fields of the words it met
 	std::vector<granule> result_gran;
 	const auto t0 = std::chrono::steady_clock::now();
 	for (granule g : grans) {
@@ -133,8 +166,10 @@ int run_test(const test_options& t)
 				o.seed = seed;
 				o.cases = cases_for(g, t.cases);
 				o.adversarial = t.adversarial;
-				if (t.coverage)
+				if (t.coverage) {
 					o.coverage = &coverage[s->info().name];
+					o.words = &words[s->info().name];
+				}
 				if (progress)
 					fmt::print(stderr, "\r[{}/{}] {} {} {}...\033[K", ++done, total, to_string(g),
 						   s->info().name, to_string(p));
@@ -208,8 +243,10 @@ int run_test(const test_options& t)
 			if (results[k].v == verdict::fails)
 				fmt::print("\n[{}] {}", to_string(result_gran[k]), format_counterexample(results[k]));
 		if (t.coverage)
-			for (strategy* s : strategies)
+			for (strategy* s : strategies) {
 				fmt::print("{}", coverage_text(s->info().name, coverage[s->info().name]));
+				fmt::print("{}", word_coverage_text(s->info().name, words[s->info().name]));
+			}
 		for (std::size_t k = 0; k < results.size(); k++)
 			if (results[k].v == verdict::not_exercised)
 				fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(result_gran[k]), results[k].strategy,
@@ -267,7 +304,7 @@ action define_test(CLI::App& sub)
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
 	sub.add_flag("--coverage", t->coverage,
 		     "list every branch of each strategy the cases reached, with how often each way (and those "
-		     "taken only one way)");
+		     "taken only one way), and which fields of the words that reached it were seen 0 and 1");
 	return [t] { return run_test(*t); };
 }
 

@@ -147,6 +147,14 @@ harness::harness(strategy& s, const world_layout& w, std::optional<property> jud
 	m_.set_observer(&obs_);
 }
 
+void harness::set_word_coverage(word_coverage* w)
+{
+	if (!w || words_)
+		return;
+	words_ = std::make_unique<word_coverage_observer>(*w, w_.geo);
+	obs_.add(words_.get());
+}
+
 std::uint64_t harness::pte_for(std::size_t p, std::uint64_t prot) const
 {
 	return pfn_pte(w_.pfn_of(p), prot, w_.geo);

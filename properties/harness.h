@@ -24,6 +24,7 @@
 #include "model/checker.h"
 #include "model/hardware.h"
 #include "model/machine.h"
+#include "model/word_coverage.h"
 #include "properties/world.h"
 
 namespace ptespec {
@@ -158,6 +159,10 @@ public:
 	const world_layout& layout() const { return w_; }
 	std::uint64_t calls() const { return calls_; }
 
+	// Records the fields of the words that reach the strategy into w
+	// (--coverage); nullptr records nothing.
+	void set_word_coverage(word_coverage* w);
+
 	// Replaces the planned-events agent with another (an enumerator, a
 	// random agent); nullptr restores the planned one.
 	void set_hardware(hardware_agent* hw) { m_.set_hardware(hw ? hw : &hw_); }
@@ -219,6 +224,7 @@ private:
 	scheduled_hardware hw_;
 	observer_list obs_;
 	std::unique_ptr<recorder> rec_;
+	std::unique_ptr<word_coverage_observer> words_;
 	std::optional<property> judged_;
 	std::uint64_t calls_ = 0;
 };

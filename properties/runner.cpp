@@ -192,6 +192,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		const world_layout& w = at->second;
 		harness h(s, w, p);
 		h.mach().set_coverage(o.coverage);
+		h.set_word_coverage(o.words);
 		world_model m0 = world_model::empty(w, o.adversarial);
 		m0.vary_attributes = o.vary_attributes;
 		m0.alias_nonpresent = o.alias_nonpresent;

@@ -13,6 +13,7 @@
 #include "model/coverage.h"
 #include "model/geometry.h"
 #include "model/property.h"
+#include "model/word_coverage.h"
 
 namespace ptespec {
 
@@ -38,6 +39,7 @@ struct run_options {
 	bool shift_pfns = true;	// off: every case's folios are CONT-aligned physically as virtually
 	bool fault_around = true;	// off: no fault maps more than one folio (control tests)
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
+	word_coverage* words = nullptr;	// records the fields of the words it met when set
 };
 
 // One call of a counterexample, ready to print or serialise.
