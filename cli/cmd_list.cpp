@@ -10,12 +10,34 @@
 #include "cli/command.h"
 #include "cli/verdicts.h"
 #include "impl/strategy.h"
+#include "kernel/tree.h"
 
 namespace ptespec::cli {
 
 namespace {
 
-int list_text()
+// Per kernel tree: which function the calls reach came from the tree and
+// which from ptespec (a shim, core-mm's generic definition, the machine).
+void print_functions(const std::vector<strategy*>& all)
+{
+	bool any = false;
+	for (const strategy* s : all) {
+		const std::vector<kernel::function_origin> f = kernel::function_origins(*s);
+		if (f.empty())
+			continue;
+		any = true;
+		fmt::print("\n{}: where each function comes from\n", s->info().name);
+		std::size_t width = 0;
+		for (const kernel::function_origin& o : f)
+			width = std::max(width, o.name.size());
+		for (const kernel::function_origin& o : f)
+			fmt::print("  {:<{}}  {}\n", o.name, width, o.origin);
+	}
+	if (!any)
+		fmt::print("\n--functions: no kernel tree loaded (give --kernel DIR before the command)\n");
+}
+
+int list_text(bool functions)
 {
 	const auto all = registry::global().all();
 	if (all.empty()) {
@@ -32,6 +54,8 @@ int list_text()
 		const std::string from = i.origin == "builtin" ? "" : fmt::format("  [{}]", i.origin);
 		fmt::print("{:<{}}  {}{}\n", i.name, width, i.description, from);
 	}
+	if (functions)
+		print_functions(all);
 	return exit_ok;
 }
 
@@ -40,7 +64,15 @@ int list_json()
 	nlohmann::json list = nlohmann::json::array();
 	for (const strategy* s : registry::global().all()) {
 		const strategy_info& i = s->info();
-		list.push_back({{"name", i.name}, {"description", i.description}, {"origin", i.origin}});
+		nlohmann::json entry = {{"name", i.name}, {"description", i.description}, {"origin", i.origin}};
+		const std::vector<kernel::function_origin> f = kernel::function_origins(*s);
+		if (!f.empty()) {
+			nlohmann::json fs = nlohmann::json::array();
+			for (const kernel::function_origin& o : f)
+				fs.push_back({{"name", o.name}, {"origin", o.origin}});
+			entry["functions"] = fs;
+		}
+		list.push_back(entry);
 	}
 	fmt::print("{}\n", nlohmann::json{{"schema", json_schema}, {"command", "list"}, {"strategies", list}}.dump(2));
 	return exit_ok;
@@ -51,8 +83,14 @@ int list_json()
 action define_list(CLI::App& sub)
 {
 	auto json = std::make_shared<bool>(false);
-	sub.add_flag("--json", *json, "print {\"strategies\":[{\"name\",\"description\",\"origin\"}...]}");
-	return [json] { return *json ? list_json() : list_text(); };
+	auto functions = std::make_shared<bool>(false);
+	sub.add_flag("--json", *json,
+		     "print the list as JSON (docs/json.md: schema, command, strategies with name, description, origin, "
+		     "and a kernel tree's functions)");
+	sub.add_flag("--functions", *functions,
+		     "for each kernel tree (--kernel), whether each function the calls reach came from the tree or "
+		     "from ptespec");
+	return [json, functions] { return *json ? list_json() : list_text(*functions); };
 }
 
 } // namespace ptespec::cli

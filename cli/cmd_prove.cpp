@@ -75,7 +75,13 @@ int run_prove(const prove_cli& p)
 				line(r);
 		});
 
-	std::size_t passed = 0, failed = 0, undecided = 0;
+	// A strategy that cannot run on symbolic words was not proved: that
+	// is undecided, never a pass.
+	std::vector<std::string> unproved;
+	for (const strategy* s : strategies)
+		if (!s->symbolic())
+			unproved.push_back(s->info().name);
+	std::size_t passed = 0, failed = 0, undecided = unproved.size();
 	for (const auto& r : results)
 		(r.verdict == proofs::proof_verdict::proved	  ? passed
 		 : r.verdict == proofs::proof_verdict::refuted ? failed
@@ -88,11 +94,14 @@ int run_prove(const prove_cli& p)
 		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
 						  {"command", "prove"},
 						  {"results", list},
+						  {"unproved", unproved},
 						  {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}}
 					    .dump(2));
 		return exit_for(failed, undecided);
 	}
 
+	for (const std::string& n : unproved)
+		fmt::print("{:<16} not proved: a kernel tree's compiled code runs on concrete words only (undecided)\n", n);
 	fmt::print("\nhardware: every entry may take any number of access/write events in every gap "
 		   "(one symbolic slot per entry before each primitive on it and at each call's end)\n");
 	for (const auto& r : results) {

@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "impl/plugin_api.h"
+#include "kernel/tree.h"
 #include "model/errors.h"
 
 namespace ptespec::cli {
@@ -61,6 +62,9 @@ void reject_extras(const CLI::App& app, const CLI::App* sub)
 		if (x == "--plugin" || x.starts_with("--plugin="))
 			throw usage_error(fmt::format("{}: --plugin goes before the command: ptespec --plugin FILE {} ...",
 						      sub->get_name(), sub->get_name()));
+		if (x == "--kernel" || x.starts_with("--kernel="))
+			throw usage_error(fmt::format("{}: --kernel goes before the command: ptespec --kernel DIR {} ...",
+						      sub->get_name(), sub->get_name()));
 		if (x.starts_with("-"))
 			throw usage_error(fmt::format("{}: unknown option '{}'; see 'ptespec {} --help'",
 						      sub->get_name(), x, sub->get_name()));
@@ -89,6 +93,14 @@ int run(int argc, char** argv)
 		       "load a strategy plugin (a module built with ptespec_add_plugin); repeatable; "
 		       "give it before the command")
 		->type_name("FILE")
+		->expected(1)
+		->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+	std::vector<std::string> kernels;
+	app.add_option("--kernel", kernels,
+		       "judge a kernel tree's own contpte code: its arch/arm64/mm/contpte.c and asm/pgtable.h, "
+		       "compiled unchanged against ptespec's shims (cached), become a strategy named "
+		       "kernel-<version>, or NAME with NAME=DIR; repeatable; give it before the command")
+		->type_name("[NAME=]DIR")
 		->expected(1)
 		->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 	// Unknown words are collected, not thrown, so reject_extras() can
@@ -140,6 +152,8 @@ int run(int argc, char** argv)
 			throw usage_error(what.starts_with("plugin '") ? "--" + what : what);
 		}
 	}
+	for (const std::string& k : kernels)
+		kernel::load_tree(kernel::parse_tree_arg(k));
 	return (*act)();
 }
 

@@ -86,7 +86,10 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 				ro.gran = g;
 				ro.seed = seed;
 				ro.cases = cases_for(g, cases);
-				cell c = judge_cell(run_property(*s, p, ro), g, proofs::proof_word(t.proofs, *s, g, p));
+				const bool provable = s->symbolic();
+				cell c = judge_cell(run_property(*s, p, ro), g,
+						    provable ? proofs::proof_word(t.proofs, *s, g, p) : "");
+				c.sampled_only = !provable;
 				if (c.proof == "partly proved")
 					c.proof_covers = proofs::proof_coverage(t.proofs, *s, g, p);
 				t.counts[static_cast<int>(c.out)]++;
@@ -112,6 +115,8 @@ std::string legend(const std::set<std::string>& used)
 		{"partly", "partly proved: Z3 proved it for the calls and tables listed below, and no more"},
 		{"refuted", "Z3 found a counterexample (replayed on the concrete machine)"},
 		{"unknown", "an obligation covering it was not decided (time or path budget): undecided"},
+		{"sampled only", "(a kernel tree's cells) its compiled code runs on concrete words only, so no proof was "
+				 "attempted: the cell is the sampled verdict alone"},
 	};
 	std::string out = "legend:\n";
 	for (const auto& [w, meaning] : words)
@@ -125,6 +130,8 @@ void add_words(std::set<std::string>& used, const cell& c)
 	used.insert(std::string(to_string(c.test.v)));
 	if (!c.proof.empty())
 		used.insert(c.proof == "partly proved" ? "partly" : c.proof);
+	if (c.sampled_only)
+		used.insert("sampled only");
 }
 
 // --- JSON ---
@@ -273,7 +280,8 @@ nlohmann::json history_json(const history& h)
 			close(c->c, result_text(c->r), "");
 		} else if (auto* f = std::get_if<fault_step>(&s)) {
 			close(f->c, "",
-			      f->flush ? fmt::format("TLB flush of #{}..#{} past a table of {} entries", f->index,
+			      !f->assertion.empty() ? "stopped at its own check: " + f->assertion
+			      : f->flush ? fmt::format("TLB flush of #{}..#{} past a table of {} entries", f->index,
 						     f->index + f->nr - 1, f->table_size)
 				       : fmt::format("entry #{} outside a table of {} entries", f->index, f->table_size));
 		}

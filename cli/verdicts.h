@@ -43,6 +43,7 @@ struct cell {
 	granule gran = granule::k4;
 	std::string proof;	// "", "proved", "partly proved", "refuted", "unknown"
 	std::string proof_covers;	// for "partly proved": what the proofs covered
+	bool sampled_only = false;	// the strategy cannot run on symbolic words: no proof attempted
 	outcome out = outcome::passed;
 	std::string word;	// "holds+partly", "fails+refuted", ...
 };

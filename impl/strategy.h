@@ -55,6 +55,9 @@ public:
 	// Whether call kind k is core-mm's generic batch loop over the
 	// strategy's own ptep_get_and_clear_full (impl/generic.h).
 	virtual bool batch_is_generic(call_kind k) const = 0;
+	// Whether invoke(symbolic_machine&) runs: false for a kernel tree's
+	// compiled code, which runs on concrete words only (prove skips it).
+	virtual bool symbolic() const { return true; }
 };
 
 // Brackets one call so observers see its beginning and end.

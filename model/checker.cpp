@@ -204,9 +204,11 @@ void checker::on_fault(const fault_step& f, const table_t&)
 		forget_lockless(f.c.index);
 	else
 		in_call_ = false;
-	const property p = f.flush ? property::well_formed : property::isolation;
+	const property p = f.flush || !f.assertion.empty() ? property::well_formed : property::isolation;
 	exercise(p);
-	if (f.flush)
+	if (!f.assertion.empty())
+		report(p, f.c.index, fmt::format("{} stopped at its own check: {}", describe(f.c), f.assertion));
+	else if (f.flush)
 		report(p, f.index,
 		       fmt::format("{} flushed the TLB for #{}..#{}, past the table of {} entries", describe(f.c), f.index,
 				   f.index + f.nr - 1, f.table_size));

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ptespec {
 
@@ -24,14 +25,22 @@ struct strategy_livelock : std::runtime_error {
 // The strategy under test touched an entry outside the table, or flushed
 // the TLB past it: thrown by the machine before the primitive happens and
 // turned into a verdict (isolation, well-formed) by whoever runs the call.
+// Or its own check fired (a kernel tree's WARN_ON, VM_WARN_ON, BUG_ON):
+// `assertion` says where and what, and the call stops there, judged as
+// well-formed -- the strategy itself declared the state or the call malformed.
 struct strategy_fault : std::runtime_error {
 	strategy_fault(bool flush_, std::size_t index_, std::size_t nr_, std::size_t size_)
 		: std::runtime_error(flush_ ? "TLB flush past the table" : "entry outside the table"), flush(flush_),
 		  index(index_), nr(nr_), table_size(size_)
 	{
 	}
-	bool flush;
-	std::size_t index, nr, table_size;
+	explicit strategy_fault(std::string assertion_)
+		: std::runtime_error(assertion_), assertion(std::move(assertion_))
+	{
+	}
+	bool flush = false;
+	std::size_t index = 0, nr = 0, table_size = 0;
+	std::string assertion;	// "arch/arm64/mm/contpte.c:465: VM_WARN_ON(nr == 1)"; empty for a range fault
 };
 
 // A broken invariant of ptespec itself (never of the strategy under test).

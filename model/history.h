@@ -58,6 +58,7 @@ struct fault_step {
 	std::size_t index = 0;
 	std::size_t nr = 1;
 	std::size_t table_size = 0;
+	std::string assertion;	// the strategy's own check that fired (then the rest says nothing)
 };
 
 using step = std::variant<call_begin_step, call_end_step, primitive_step, hw_event, fault_step>;

@@ -191,7 +191,7 @@ public:
 	{
 		abandon_call();
 		if (obs_)
-			obs_->on_fault({c, f.flush, f.index, f.nr, f.table_size}, table_);
+			obs_->on_fault({c, f.flush, f.index, f.nr, f.table_size, f.assertion}, table_);
 	}
 
 private:

@@ -40,7 +40,7 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 		// An obligation's cost grows with the run: CONT_PTES 128 first.
 		const double weight = static_cast<double>(geometry::of(g).cont_ptes);
 		for (strategy* s : strategies)
-			for (obligation& ob : obligations_of(*s, g, o))
+			for (obligation& ob : s->symbolic() ? obligations_of(*s, g, o) : std::vector<obligation>{})
 				jobs.push_back({s->info().name, ob.names, g, [s, ob] { return run_obligation(*s, ob); },
 						weight * static_cast<double>(ob.names.size())});
 	}

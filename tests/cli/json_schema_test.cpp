@@ -216,7 +216,7 @@ TEST(cli_json, the_validator_rejects_a_wrong_document)
 	wrong[2]["extra"] = true;
 	wrong[3]["command"] = "lists";
 	wrong[4]["strategies"][0]["name"] = 7;
-	wrong[5] = json::parse(R"({"schema": 1, "command": "prove", "totals": {"passed": 0, "failed": 1, "undecided": 0},
+	wrong[5] = json::parse(R"({"schema": 1, "command": "prove", "unproved": [], "totals": {"passed": 0, "failed": 1, "undecided": 0},
 				  "results": [{"strategy": "s", "obligation": "o", "granule": "4k", "verdict": "refuted",
 					       "detail": "", "seconds": 0.5, "run_seconds": 0.1, "solve_seconds": 0.1,
 					       "paths": 1, "replay": "confirmed", "counterexample": "calls...",

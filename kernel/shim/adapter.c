@@ -1,0 +1,358 @@
+/*
+ * ptespec's side of a kernel tree's module: compiled with the tree's
+ * contpte.c, against the same shims, once per granule.  It turns a model
+ * call (an entry index, the call's arguments) into the tree's own public
+ * function -- or, where the tree leaves a call to core-mm's generic
+ * definition, into that definition -- and implements what the shims
+ * declare on top of ptespec/host.h.
+ */
+#include <string.h>
+
+#include <linux/mm.h>
+
+_Thread_local const struct ptespec_binding *ptespec_cur;
+
+#define host (ptespec_cur->host)
+
+/* The kernel's own mm and the user mm every call runs in. */
+struct mm_struct init_mm = { 0 };
+static struct mm_struct user_mm = { 1 };
+static struct vm_area_struct user_vma = {
+	.vm_mm = &user_mm,
+	.vm_start = PTESPEC_VA_BASE,
+	.vm_end = ~0UL,
+};
+
+static pte_t *ptep_of(size_t i)
+{
+	return (pte_t *)ptespec_cur->shadow + i;
+}
+
+static unsigned long addr_of(size_t i)
+{
+	return PTESPEC_VA_BASE + ((unsigned long)i << PAGE_SHIFT);
+}
+
+static size_t index_of_addr(unsigned long addr)
+{
+	return (size_t)((long)(addr - PTESPEC_VA_BASE) >> PAGE_SHIFT);
+}
+
+/* --- what the shims declare --- */
+
+void ptespec_load(const volatile void *p, void *to, size_t size)
+{
+	if (ptespec_near_table(p, size)) {
+		const u64 v = host->load(host->ctx, ptespec_index(p));
+
+		memcpy(to, &v, sizeof(v));
+		return;
+	}
+	memcpy(to, (const void *)p, size);
+}
+
+void ptespec_store(volatile void *p, const void *from, size_t size)
+{
+	if (ptespec_near_table(p, size)) {
+		u64 v;
+
+		memcpy(&v, from, sizeof(v));
+		host->store(host->ctx, ptespec_index(p), v);
+		return;
+	}
+	memcpy((void *)p, from, size);
+}
+
+u64 ptespec_xchg(volatile void *p, u64 v, size_t size)
+{
+	u64 old = 0;
+
+	if (ptespec_near_table(p, size))
+		return host->exchange(host->ctx, ptespec_index(p), v);
+	memcpy(&old, (const void *)p, size);
+	memcpy((void *)p, &v, size);
+	return old;
+}
+
+u64 ptespec_cmpxchg(volatile void *p, u64 expected, u64 v, size_t size)
+{
+	u64 old = 0;
+
+	if (ptespec_near_table(p, size))
+		return host->compare_exchange(host->ctx, ptespec_index(p), expected, v);
+	memcpy(&old, (const void *)p, size);
+	if (old == expected)
+		memcpy((void *)p, &v, size);
+	return old;
+}
+
+void ptespec_flush_range(unsigned long start, unsigned long end, unsigned int flags)
+{
+	host->flush(host->ctx, PTESPEC_FLUSH_RANGE, index_of_addr(start),
+		    (size_t)((long)(end - start) >> PAGE_SHIFT), flags);
+}
+
+void ptespec_flush_page(unsigned long addr, unsigned int flags)
+{
+	host->flush(host->ctx, PTESPEC_FLUSH_PAGE, index_of_addr(addr), 1, flags);
+}
+
+void ptespec_flush_all(unsigned int flags)
+{
+	host->flush(host->ctx, PTESPEC_FLUSH_ALL, 0, ptespec_cur->nr_entries, flags);
+}
+
+struct folio *ptespec_page_folio(const struct page *page)
+{
+	u64 first, nr;
+
+	if (host->folio_of(host->ctx, page_to_pfn(page), &first, &nr))
+		return (struct folio *)pfn_to_page(first);
+	/* No folio holds it: a page on its own, as a folio of one. */
+	return (struct folio *)page;
+}
+
+long ptespec_folio_nr_pages(const struct folio *folio)
+{
+	u64 first, nr;
+
+	if (host->folio_of(host->ctx, page_to_pfn(&folio->page), &first, &nr) &&
+	    first == page_to_pfn(&folio->page))
+		return (long)nr;
+	return 1;
+}
+
+void ptespec_warn(const char *file, int line, const char *condition, int fatal)
+{
+	host->warn(host->ctx, file, line, condition, fatal);
+}
+
+/* --- the calls --- */
+
+static void k_set_ptes(size_t i, u64 pte, unsigned int nr)
+{
+	set_ptes(&user_mm, addr_of(i), ptep_of(i), __pte(pte), nr);
+}
+
+static u64 k_ptep_get(size_t i)
+{
+	return pte_val(ptep_get(ptep_of(i)));
+}
+
+#ifdef ptep_get_lockless
+static u64 k_ptep_get_lockless(size_t i)
+{
+	return pte_val(ptep_get_lockless(ptep_of(i)));
+}
+#define PTESPEC_LOCKLESS_ORIGIN "tree"
+#else
+/* Core-mm's generic definition: one READ_ONCE. */
+static u64 k_ptep_get_lockless(size_t i)
+{
+	return pte_val(ptep_get(ptep_of(i)));
+}
+#define PTESPEC_LOCKLESS_ORIGIN "ptespec"
+#endif
+
+static u64 k_ptep_get_and_clear(size_t i)
+{
+	return pte_val(ptep_get_and_clear(&user_mm, addr_of(i), ptep_of(i)));
+}
+
+#ifdef __HAVE_ARCH_PTEP_GET_AND_CLEAR_FULL
+static u64 k_ptep_get_and_clear_full(size_t i, int full)
+{
+	return pte_val(ptep_get_and_clear_full(&user_mm, addr_of(i), ptep_of(i), full));
+}
+#define PTESPEC_GET_AND_CLEAR_FULL_ORIGIN "tree"
+#else
+/* Core-mm's generic definition: `full` is only a hint. */
+static u64 k_ptep_get_and_clear_full(size_t i, int full)
+{
+	return k_ptep_get_and_clear(i);
+}
+#define PTESPEC_GET_AND_CLEAR_FULL_ORIGIN "ptespec"
+#endif
+
+#ifdef get_and_clear_full_ptes
+static u64 k_get_and_clear_full_ptes(size_t i, unsigned int nr, int full)
+{
+	return pte_val(get_and_clear_full_ptes(&user_mm, addr_of(i), ptep_of(i), nr, full));
+}
+#define PTESPEC_GET_AND_CLEAR_FULL_PTES_ORIGIN "tree"
+#else
+/*
+ * Core-mm's generic definition (before the tree had one, zap cleared
+ * entry by entry): the first entry's value with every entry's flags.
+ */
+static u64 k_get_and_clear_full_ptes(size_t i, unsigned int nr, int full)
+{
+	pte_t pte = __pte(k_ptep_get_and_clear_full(i, full)), tmp;
+	unsigned int k;
+
+	for (k = 1; k < nr; k++) {
+		tmp = __pte(k_ptep_get_and_clear_full(i + k, full));
+		if (pte_young(tmp))
+			pte = pte_mkyoung(pte);
+		if (pte_dirty(tmp))
+			pte = pte_mkdirty(pte);
+	}
+	return pte_val(pte);
+}
+#define PTESPEC_GET_AND_CLEAR_FULL_PTES_ORIGIN "ptespec"
+#endif
+
+#ifdef clear_full_ptes
+static void k_clear_full_ptes(size_t i, unsigned int nr, int full)
+{
+	clear_full_ptes(&user_mm, addr_of(i), ptep_of(i), nr, full);
+}
+#define PTESPEC_CLEAR_FULL_PTES_ORIGIN "tree"
+#else
+/* Core-mm's generic definition: one ptep_get_and_clear_full per entry. */
+static void k_clear_full_ptes(size_t i, unsigned int nr, int full)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr; k++)
+		k_ptep_get_and_clear_full(i + k, full);
+}
+#define PTESPEC_CLEAR_FULL_PTES_ORIGIN "ptespec"
+#endif
+
+#ifdef clear_non_present_ptes
+static void k_clear_non_present_ptes(size_t i, unsigned int nr)
+{
+	clear_non_present_ptes(&user_mm, addr_of(i), ptep_of(i), nr);
+}
+#define PTESPEC_CLEAR_NON_PRESENT_ORIGIN "tree"
+#else
+/* Core-mm's generic definition: one pte_clear per entry. */
+static void k_clear_non_present_ptes(size_t i, unsigned int nr)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr; k++)
+		pte_clear(&user_mm, addr_of(i + k), ptep_of(i + k));
+}
+#define PTESPEC_CLEAR_NON_PRESENT_ORIGIN "ptespec"
+#endif
+
+static int k_ptep_test_and_clear_young(size_t i)
+{
+	return ptep_test_and_clear_young(&user_vma, addr_of(i), ptep_of(i));
+}
+
+static int k_ptep_clear_flush_young(size_t i)
+{
+	return ptep_clear_flush_young(&user_vma, addr_of(i), ptep_of(i));
+}
+
+#ifdef wrprotect_ptes
+static void k_wrprotect_ptes(size_t i, unsigned int nr)
+{
+	wrprotect_ptes(&user_mm, addr_of(i), ptep_of(i), nr);
+}
+#endif
+
+#ifdef clear_young_dirty_ptes
+static void k_clear_young_dirty_ptes(size_t i, unsigned int nr, unsigned int flags)
+{
+	clear_young_dirty_ptes(&user_vma, addr_of(i), ptep_of(i), nr, (cydp_t)flags);
+}
+#endif
+
+static int k_ptep_set_access_flags(size_t i, u64 entry, int dirty)
+{
+	return ptep_set_access_flags(&user_vma, addr_of(i), ptep_of(i), __pte(entry), dirty);
+}
+
+/*
+ * The model's fold and unfold calls name a run by any page of it; the
+ * tree folds from the run's last entry, as set_ptes does.
+ */
+static void k_contpte_try_fold(size_t i)
+{
+	const size_t last = i - i % CONT_PTES + CONT_PTES - 1;
+
+	contpte_try_fold(&user_mm, addr_of(last), ptep_of(last), __ptep_get(ptep_of(last)));
+}
+
+static void k_contpte_try_unfold(size_t i)
+{
+	contpte_try_unfold(&user_mm, addr_of(i), ptep_of(i), __ptep_get(ptep_of(i)));
+}
+
+static const struct ptespec_binding *bind(const struct ptespec_binding *b)
+{
+	const struct ptespec_binding *prev = ptespec_cur;
+
+	ptespec_cur = b;
+	return prev;
+}
+
+static const struct ptespec_function_origin origins[] = {
+	{ "set_ptes", "tree" },
+	{ "ptep_get", "tree" },
+	{ "ptep_get_lockless", PTESPEC_LOCKLESS_ORIGIN },
+	{ "ptep_get_and_clear", "tree" },
+	{ "ptep_get_and_clear_full", PTESPEC_GET_AND_CLEAR_FULL_ORIGIN },
+	{ "get_and_clear_full_ptes", PTESPEC_GET_AND_CLEAR_FULL_PTES_ORIGIN },
+	{ "clear_full_ptes", PTESPEC_CLEAR_FULL_PTES_ORIGIN },
+	{ "clear_non_present_ptes", PTESPEC_CLEAR_NON_PRESENT_ORIGIN },
+	{ "pte_clear", "tree" },
+	{ "ptep_test_and_clear_young", "tree" },
+	{ "ptep_clear_flush_young", "tree" },
+#ifdef wrprotect_ptes
+	{ "wrprotect_ptes", "tree" },
+#endif
+#ifdef clear_young_dirty_ptes
+	{ "clear_young_dirty_ptes", "tree" },
+#endif
+	{ "ptep_set_access_flags", "tree" },
+	{ "contpte_try_fold", "tree" },
+	{ "contpte_try_unfold", "tree" },
+	{ "__ptep_get, __set_pte, __ptep_get_and_clear, the CMPXCHG loops", "tree" },
+	{ "READ_ONCE, WRITE_ONCE, xchg, cmpxchg on a pte", "ptespec (the machine's primitives)" },
+	{ "TLB invalidation (__flush_tlb_range, flush_tlb_page, ...)", "ptespec (the machine's TLB model)" },
+	{ "pte_page, page_folio, folio_nr_pages", "ptespec (the world's folios)" },
+};
+
+__attribute__((visibility("default"))) const struct ptespec_kernel_module *ptespec_kernel_module(void)
+{
+	static const struct ptespec_kernel_module m = {
+		.abi = PTESPEC_KERNEL_ABI,
+		.page_shift = PAGE_SHIFT,
+		.cont_ptes = CONT_PTES,
+		.bits = { PTE_VALID, PTE_USER, PTE_RDONLY, PTE_SHARED, PTE_AF, PTE_NG, PTE_WRITE, PTE_CONT,
+			  PTE_PXN, PTE_UXN, PTE_DIRTY, PTE_SPECIAL },
+		.bit_names = { "PTE_VALID", "PTE_USER", "PTE_RDONLY", "PTE_SHARED", "PTE_AF", "PTE_NG",
+			       "PTE_WRITE", "PTE_CONT", "PTE_PXN", "PTE_UXN", "PTE_DIRTY", "PTE_SPECIAL" },
+		.nr_bits = 12,
+		.bind = bind,
+		.calls = {
+			.set_ptes = k_set_ptes,
+			.ptep_get = k_ptep_get,
+			.ptep_get_lockless = k_ptep_get_lockless,
+			.ptep_get_and_clear = k_ptep_get_and_clear,
+			.ptep_get_and_clear_full = k_ptep_get_and_clear_full,
+			.get_and_clear_full_ptes = k_get_and_clear_full_ptes,
+			.clear_full_ptes = k_clear_full_ptes,
+			.clear_non_present_ptes = k_clear_non_present_ptes,
+			.ptep_test_and_clear_young = k_ptep_test_and_clear_young,
+			.ptep_clear_flush_young = k_ptep_clear_flush_young,
+#ifdef wrprotect_ptes
+			.wrprotect_ptes = k_wrprotect_ptes,
+#endif
+#ifdef clear_young_dirty_ptes
+			.clear_young_dirty_ptes = k_clear_young_dirty_ptes,
+#endif
+			.ptep_set_access_flags = k_ptep_set_access_flags,
+			.contpte_try_fold = k_contpte_try_fold,
+			.contpte_try_unfold = k_contpte_try_unfold,
+		},
+		.origins = origins,
+		.nr_origins = sizeof(origins) / sizeof(origins[0]),
+	};
+	return &m;
+}

@@ -1,0 +1,120 @@
+/*
+ * The one boundary between a kernel tree's contpte code and ptespec.
+ *
+ * A tree's arch/arm64/mm/contpte.c and asm/pgtable.h are compiled, as they
+ * are, against the shim headers beside this one, together with ptespec's
+ * adapter (kernel/shim/adapter.c), into a module ptespec loads.  Every
+ * access the tree makes to a pte -- READ_ONCE, WRITE_ONCE, xchg, cmpxchg --
+ * and every TLB invalidation arrives here, as an index into the page table
+ * of ptespec's machine; so does every question about struct page and folio,
+ * every WARN and BUG, every CPU feature test.  Nothing in the tree touches
+ * the machine's table directly: the pte pointers it computes with point
+ * into a shadow array that is never read.
+ *
+ * Plain C, read by the module (C) and by ptespec (C++).  Raise
+ * PTESPEC_KERNEL_ABI with any change to a struct below.
+ */
+#ifndef PTESPEC_HOST_H
+#define PTESPEC_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PTESPEC_KERNEL_ABI 1
+
+/* A pte pointer, an address and a struct page pointer as the tree sees them. */
+#define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
+#define PTESPEC_VMEMMAP 0x0000200000000000UL	/* struct page array: only addresses, never read */
+
+enum ptespec_flush_kind {
+	PTESPEC_FLUSH_PAGE,	/* one page */
+	PTESPEC_FLUSH_RANGE,	/* [first, first + nr) */
+	PTESPEC_FLUSH_ALL,	/* the whole address space */
+};
+
+/* Flags of a flush: how the tree asked for it. */
+#define PTESPEC_FLUSH_NOSYNC 1u	/* no DSB after the TLBIs (the caller syncs later) */
+#define PTESPEC_FLUSH_LAST_LEVEL 2u	/* leaf entries only */
+#define PTESPEC_FLUSH_LOCAL 4u	/* this CPU only */
+
+enum ptespec_feature {
+	PTESPEC_FEATURE_BBML2_NOABORT,	/* system_supports_bbml2_noabort() */
+	PTESPEC_FEATURE_HAFDBS,	/* hardware access flag and dirty state */
+	PTESPEC_FEATURE_MTE,
+	PTESPEC_FEATURE_GCS,
+	PTESPEC_FEATURE_NR,
+};
+
+/*
+ * What ptespec provides.  `ctx` is handed back to every function.  The
+ * functions may not return (an entry outside the table, a livelock, a fatal
+ * BUG): the module is built with unwind tables for that.
+ */
+struct ptespec_host {
+	void *ctx;
+	uint64_t (*load)(void *ctx, size_t index);
+	void (*store)(void *ctx, size_t index, uint64_t value);
+	uint64_t (*exchange)(void *ctx, size_t index, uint64_t value);
+	/* A cmpxchg: stores desired if the entry holds expected; returns the old value. */
+	uint64_t (*compare_exchange)(void *ctx, size_t index, uint64_t expected, uint64_t desired);
+	void (*flush)(void *ctx, int kind, size_t first, size_t nr, unsigned flags);
+	/* The folio holding pfn: 1 and its extent, or 0 when no folio does. */
+	int (*folio_of)(void *ctx, uint64_t pfn, uint64_t *first_pfn, uint64_t *nr_pages);
+	/* A WARN_ON or VM_WARN_ON (fatal 0) or a BUG_ON (fatal 1) that fired. */
+	void (*warn)(void *ctx, const char *file, int line, const char *condition, int fatal);
+	int features[PTESPEC_FEATURE_NR];
+};
+
+/* One call's view of the table: the host fills it before each call. */
+struct ptespec_binding {
+	const struct ptespec_host *host;
+	/* Aligned to a run: the pte pointers the tree sees.  The host allocates
+	 * nr_entries more before it and after it (see ptespec_near_table). */
+	uint64_t *shadow;
+	size_t nr_entries;
+};
+
+/* The calls ptespec makes, by index; each is the tree's own function. */
+struct ptespec_kernel_calls {
+	void (*set_ptes)(size_t i, uint64_t pte, unsigned int nr);
+	uint64_t (*ptep_get)(size_t i);
+	uint64_t (*ptep_get_lockless)(size_t i);
+	uint64_t (*ptep_get_and_clear)(size_t i);
+	uint64_t (*ptep_get_and_clear_full)(size_t i, int full);
+	uint64_t (*get_and_clear_full_ptes)(size_t i, unsigned int nr, int full);
+	void (*clear_full_ptes)(size_t i, unsigned int nr, int full);
+	void (*clear_non_present_ptes)(size_t i, unsigned int nr);
+	int (*ptep_test_and_clear_young)(size_t i);
+	int (*ptep_clear_flush_young)(size_t i);
+	void (*wrprotect_ptes)(size_t i, unsigned int nr);
+	void (*clear_young_dirty_ptes)(size_t i, unsigned int nr, unsigned int flags);
+	int (*ptep_set_access_flags)(size_t i, uint64_t entry, int dirty);
+	void (*contpte_try_fold)(size_t i);
+	void (*contpte_try_unfold)(size_t i);
+};
+
+/* Where a function the calls reach came from. */
+struct ptespec_function_origin {
+	const char *name;
+	const char *origin;	/* "tree" or "ptespec" (a shim or core-mm's generic definition) */
+};
+
+/* What the module hands back (ptespec_kernel_module()). */
+struct ptespec_kernel_module {
+	int abi;	/* PTESPEC_KERNEL_ABI */
+	unsigned int page_shift;
+	unsigned int cont_ptes;
+	/* The tree's own bit definitions, which ptespec checks against its model. */
+	uint64_t bits[16];
+	const char *bit_names[16];
+	unsigned int nr_bits;
+	/* Makes b the calling thread's binding; returns the one it replaces. */
+	const struct ptespec_binding *(*bind)(const struct ptespec_binding *b);
+	struct ptespec_kernel_calls calls;
+	const struct ptespec_function_origin *origins;
+	unsigned int nr_origins;
+};
+
+#define PTESPEC_KERNEL_ENTRY_NAME "ptespec_kernel_module"
+
+#endif /* PTESPEC_HOST_H */

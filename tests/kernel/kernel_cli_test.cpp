@@ -1,0 +1,159 @@
+// `ptespec --kernel DIR`: what a user sees -- the test tree judged holding
+// everything, a tree's own WARN and its out-of-range access as failing
+// verdicts naming what happened, and every error path one line, exit 2.
+
+#include <stdlib.h>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli/run.h"
+#include "tests/kernel/tree_util.h"
+
+namespace ptespec {
+namespace {
+
+using namespace cli_test;
+using namespace kernel_test;
+
+// Every test's modules land in the build directory's cache.
+struct cache_env : ::testing::Environment {
+	void SetUp() override { setenv("PTESPEC_CACHE", PTESPEC_TEST_CACHE, 1); }
+};
+const auto* const env = ::testing::AddGlobalTestEnvironment(new cache_env);
+
+const std::string tree_name = "kernel-6.16.0-ptespec";
+
+TEST(kernel_cli, the_test_tree_holds_everything_sampled_and_says_no_proof_was_attempted)
+{
+	const outcome o = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "check", "--strategy", tree_name, "--granule",
+				       "all", "--cases", "400"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("cells: 24 passed, 0 failed, 0 undecided"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("sampled only"), std::string::npos) << o.show();
+	EXPECT_EQ(o.out.find("proved  "), std::string::npos) << o.show();
+}
+
+TEST(kernel_cli, list_names_the_tree_and_where_its_functions_come_from)
+{
+	const outcome o = run_ptespec({"--kernel", "mine=" + std::string(PTESPEC_TEST_TREE), "list", "--functions"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("mine"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("contpte_try_fold"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("ptep_get_and_clear_full"), std::string::npos) << o.show();
+}
+
+TEST(kernel_cli, prove_says_a_tree_is_not_proved_and_exits_undecided)
+{
+	const outcome o = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "prove", "--strategy", tree_name, "--granule",
+				       "4k"});
+	EXPECT_EQ(o.status, 4) << o.show();
+	EXPECT_NE(o.out.find(tree_name + " not proved"), std::string::npos) << o.show();
+}
+
+// A control only the WARN path catches: set_ptes hands a single page to
+// contpte_set_ptes, whose VM_WARN_ON(nr == 1) fires.  Nothing else is
+// wrong: the pages are mapped as they should be.
+TEST(kernel_cli, a_warn_that_fires_fails_well_formed_naming_the_file_and_line)
+{
+	const fs::path t = copy_tree("warn");
+	edit(t, "arch/arm64/include/asm/pgtable.h", "if (likely(nr == 1)) {\n\t\tcontpte_try_unfold(mm, addr, ptep, __ptep_get(ptep));\n\t\t__set_ptes",
+	     "if (0) {\n\t\tcontpte_try_unfold(mm, addr, ptep, __ptep_get(ptep));\n\t\t__set_ptes");
+	const outcome o =
+		run_ptespec({"--kernel", "warn=" + t.string(), "test", "--strategy", "warn", "--property", "well-formed"});
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("arch/arm64/mm/contpte.c:"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("WARN_ON(nr == 1) fired"), std::string::npos) << o.show();
+}
+
+// A batch loop that runs one entry too far reaches past its range, and
+// at the table's end past the table: isolation, never an internal error.
+TEST(kernel_cli, a_loop_one_past_its_range_fails_isolation)
+{
+	const fs::path t = copy_tree("past");
+	edit(t, "arch/arm64/include/asm/pgtable.h",
+	     "\t\t__ptep_get_and_clear(mm, addr, ptep);\n\t\tif (--nr == 0)",
+	     "\t\t__ptep_get_and_clear(mm, addr, ptep);\n\t\tif (nr-- == 0)");
+	const outcome o =
+		run_ptespec({"--kernel", "past=" + t.string(), "test", "--strategy", "past", "--property", "isolation"});
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("fails"), std::string::npos) << o.show();
+	EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.show();
+}
+
+TEST(kernel_cli, a_directory_that_is_not_there)
+{
+	expect_one_line_usage_error(run_ptespec({"--kernel", "/nonexistent/linux", "list"}), "not a directory");
+}
+
+TEST(kernel_cli, a_tree_without_contpte_c)
+{
+	const fs::path t = copy_tree("no-contpte");
+	fs::remove(t / "arch/arm64/mm/contpte.c");
+	expect_one_line_usage_error(run_ptespec({"--kernel", t.string(), "list"}), "arch/arm64/mm/contpte.c is missing");
+}
+
+TEST(kernel_cli, a_tree_that_does_not_compile_shows_the_first_error_with_file_and_line)
+{
+	const fs::path t = copy_tree("syntax");
+	edit(t, "arch/arm64/mm/contpte.c", "int young = 0;", "int young = 0 0;");
+	expect_one_line_usage_error(run_ptespec({"--kernel", t.string(), "list"}),
+				    "does not compile against ptespec's shims: arch/arm64/mm/contpte.c:");
+}
+
+TEST(kernel_cli, a_symbol_the_shims_lack_is_named_with_the_line_that_uses_it)
+{
+	const fs::path t = copy_tree("symbol");
+	edit(t, "arch/arm64/mm/contpte.c", "\tif (young) {\n", "\tif (young && !system_supports_tlb_range_frobbing()) {\n");
+	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
+	expect_one_line_usage_error(o, "arch/arm64/mm/contpte.c:");
+	EXPECT_NE(o.err.find("uses 'system_supports_tlb_range_frobbing', which ptespec's shims do not provide"),
+		  std::string::npos)
+		<< o.show();
+}
+
+TEST(kernel_cli, a_header_the_shims_lack_is_named)
+{
+	const fs::path t = copy_tree("header");
+	edit(t, "arch/arm64/mm/contpte.c", "#include <linux/efi.h>", "#include <linux/efi.h>\n#include <linux/hugetlb_frob.h>");
+	expect_one_line_usage_error(run_ptespec({"--kernel", t.string(), "list"}),
+				    "includes a header ptespec's shims do not provide");
+}
+
+TEST(kernel_cli, a_tree_with_another_bit_layout_is_refused)
+{
+	const fs::path t = copy_tree("bits");
+	edit(t, "arch/arm64/include/asm/pgtable-hwdef.h", "(_AT(pteval_t, 1) << 52)", "(_AT(pteval_t, 1) << 50)");
+	expect_one_line_usage_error(run_ptespec({"--kernel", t.string(), "list"}), "defines PTE_CONT as 0x4000000000000");
+}
+
+TEST(kernel_cli, no_c_compiler_is_said_so)
+{
+	const char* path = getenv("PATH");
+	const std::string saved = path ? path : "";
+	setenv("PATH", "/nonexistent", 1);
+	setenv("CC", "/nonexistent/cc", 1);
+	const fs::path t = copy_tree("no-cc");	// a fresh tree: its modules are not cached
+	edit(t, "arch/arm64/mm/contpte.c", "int young = 0;", "int young = 0; /* no compiler */");
+	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
+	setenv("PATH", saved.c_str(), 1);
+	unsetenv("CC");
+	expect_one_line_usage_error(o, "no C compiler found");
+}
+
+TEST(kernel_cli, bad_arguments_are_one_line_each)
+{
+	expect_one_line_usage_error(run_ptespec({"--kernel", "=" + std::string(PTESPEC_TEST_TREE), "list"}),
+				    "expected NAME=DIR with a name before '='");
+	expect_one_line_usage_error(run_ptespec({"--kernel", "a b=" + std::string(PTESPEC_TEST_TREE), "list"}),
+				    "the name may hold letters, digits");
+	expect_one_line_usage_error(run_ptespec({"list", "--kernel", PTESPEC_TEST_TREE}),
+				    "--kernel goes before the command");
+	expect_one_line_usage_error(
+		run_ptespec({"--kernel", PTESPEC_TEST_TREE, "--kernel", PTESPEC_TEST_TREE, "list"}),
+		"already registered");
+	expect_one_line_usage_error(run_ptespec({"--kernel", "mainline=" + std::string(PTESPEC_TEST_TREE), "list"}),
+				    "already registered");
+}
+
+} // namespace
+} // namespace ptespec
