@@ -14,9 +14,10 @@ _Thread_local const struct ptespec_binding *ptespec_cur;
 
 #define host (ptespec_cur->host)
 
-/* The kernel's own mm and the user mm every call runs in. */
+/* The kernel's own mm and the user mm every call runs in (shared by the model's threads). */
 struct mm_struct init_mm = { 0 };
-static struct mm_struct user_mm = { 1 };
+static struct mm_struct user_mm = { .ptespec_id = 1, .mm_users = { 2 } };
+_Thread_local struct task_struct ptespec_task = { .mm = &user_mm, .active_mm = &user_mm };
 static struct vm_area_struct user_vma = {
 	.vm_mm = &user_mm,
 	.vm_start = PTESPEC_VA_BASE,
@@ -125,6 +126,78 @@ long ptespec_folio_nr_pages(const struct folio *folio)
 void ptespec_warn(const char *file, int line, const char *condition, int fatal)
 {
 	host->warn(host->ctx, file, line, condition, fatal);
+}
+
+/*
+ * --- what the rest of arch/arm64/mm gives the tree ---
+ *
+ * A tree's pgtable.h declares these and leaves them to fault.c, mmu.c and
+ * flush.c, which ptespec does not take: ptespec's own definitions, from
+ * the semantics.  A tree that defines one itself (ptespec's test tree has
+ * __ptep_set_access_flags inline) keeps its own: ptespec's is weak, under
+ * an assembler name only.
+ */
+
+/* fault.c: raise AF, DIRTY and write permission as entry does, atomically. */
+int ptespec_ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry,
+				  int dirty) __asm__("__ptep_set_access_flags") __attribute__((weak));
+int ptespec_ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry,
+				  int dirty)
+{
+	const pteval_t grant = PTE_RDONLY | PTE_AF | PTE_WRITE | PTE_DIRTY;
+	pteval_t old, val, want;
+
+	old = pte_val(__ptep_get(ptep));
+	if (old == pte_val(entry))
+		return 0;
+	want = pte_val(entry) & grant;
+	for (;;) {
+		/* RDONLY stays only where both have it; the others are ORed in. */
+		val = (old | (want & ~PTE_RDONLY)) & ~(PTE_RDONLY & ~(old & want));
+		const pteval_t seen = cmpxchg_relaxed(&pte_val(*ptep), old, val);
+		if (seen == old)
+			break;
+		old = seen;
+	}
+	if (dirty) {
+#ifdef flush_tlb_fix_spurious_fault_pmd
+		/* Since the tree fixes spurious faults locally, the writer invalidates only its own TLB. */
+		ptespec_flush_page(address, PTESPEC_FLUSH_LOCAL | PTESPEC_FLUSH_LAST_LEVEL);
+#else
+		flush_tlb_page(vma, address);
+#endif
+	}
+	return 1;
+}
+
+/* mmu.c: whether a live entry may change from old to new without break-before-make. */
+bool pgattr_change_is_safe(pteval_t old, pteval_t new)
+{
+	pteval_t may_change = PTE_PXN | PTE_RDONLY | PTE_WRITE | PTE_NG;
+
+	if (!(old & PTE_VALID) || !(new & PTE_VALID))
+		return true;	/* making or removing a mapping */
+	if (pte_pfn(__pte(old)) != pte_pfn(__pte(new)))
+		return false;
+	if ((old | new) & PTE_CONT)
+		return false;
+	if (old & ~new & PTE_NG)
+		return false;	/* non-global to global */
+#ifdef PTE_ATTRINDX_MASK
+	{
+		const pteval_t a = old & PTE_ATTRINDX_MASK, b = new & PTE_ATTRINDX_MASK;
+
+		if ((a == PTE_ATTRINDX(MT_NORMAL) || a == PTE_ATTRINDX(MT_NORMAL_TAGGED)) &&
+		    (b == PTE_ATTRINDX(MT_NORMAL) || b == PTE_ATTRINDX(MT_NORMAL_TAGGED)))
+			may_change |= PTE_ATTRINDX_MASK;	/* tagged is a permission, not a type */
+	}
+#endif
+	return ((old ^ new) & ~may_change) == 0;
+}
+
+/* flush.c: instruction-cache maintenance, nothing in the model. */
+void __sync_icache_dcache(pte_t pte)
+{
 }
 
 /* --- the calls --- */

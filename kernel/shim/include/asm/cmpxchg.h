@@ -1,4 +1,5 @@
-/* Shim: everything the tree needs from <asm/cmpxchg.h> is in ptespec/prelude.h. */
+/* Shim: xchg and cmpxchg are in ptespec/prelude.h (the machine's primitives); the barriers beside them. */
 #ifndef PTESPEC_SHIM_ASM_CMPXCHG_H
 #define PTESPEC_SHIM_ASM_CMPXCHG_H
+#include <asm/barrier.h>
 #endif

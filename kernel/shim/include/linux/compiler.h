@@ -1,4 +1,5 @@
-/* Shim: everything the tree needs from <linux/compiler.h> is in ptespec/prelude.h. */
+/* Shim: the compiler vocabulary is in ptespec/prelude.h; the barriers beside it. */
 #ifndef PTESPEC_SHIM_LINUX_COMPILER_H
 #define PTESPEC_SHIM_LINUX_COMPILER_H
+#include <asm/barrier.h>
 #endif

@@ -1,10 +1,13 @@
 /*
  * Shim: the structs the contpte code is handed.  A page and a folio are
  * addresses in the PTESPEC_VMEMMAP array (a folio overlays its first page,
- * as in the kernel); mm and vma carry nothing the tree reads but vm_mm.
+ * as in the kernel); mm and vma carry nothing the tree reads but vm_mm
+ * and the mm's user count.
  */
 #ifndef PTESPEC_SHIM_MM_TYPES_H
 #define PTESPEC_SHIM_MM_TYPES_H
+
+#include <linux/atomic.h>
 
 struct page {
 	unsigned long flags;
@@ -22,8 +25,10 @@ struct folio {
 
 struct mm_struct {
 	unsigned long ptespec_id;	/* 1: the user mm ptespec's calls use */
+	atomic_t mm_users;	/* more than one: the model's threads share it */
 };
 
+struct vm_fault;
 typedef unsigned long vm_flags_t;
 
 struct vm_area_struct {
