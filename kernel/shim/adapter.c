@@ -311,14 +311,26 @@ static void k_clear_non_present_ptes(size_t i, unsigned int nr)
 #define PTESPEC_CLEAR_NON_PRESENT_ORIGIN "ptespec"
 #endif
 
+/* The one-entry young calls; a tree that keeps only the batched form (with an nr) gets nr = 1. */
+#if defined(test_and_clear_young_ptes) && !defined(__HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG)
+#define ptespec_test_young(vma, addr, ptep) test_and_clear_young_ptes(vma, addr, ptep, 1)
+#else
+#define ptespec_test_young(vma, addr, ptep) ptep_test_and_clear_young(vma, addr, ptep)
+#endif
+#if defined(clear_flush_young_ptes) && !defined(__HAVE_ARCH_PTEP_CLEAR_YOUNG_FLUSH)
+#define ptespec_flush_young(vma, addr, ptep) clear_flush_young_ptes(vma, addr, ptep, 1)
+#else
+#define ptespec_flush_young(vma, addr, ptep) ptep_clear_flush_young(vma, addr, ptep)
+#endif
+
 static int k_ptep_test_and_clear_young(size_t i)
 {
-	return ptep_test_and_clear_young(&user_vma, addr_of(i), ptep_of(i));
+	return ptespec_test_young(&user_vma, addr_of(i), ptep_of(i));
 }
 
 static int k_ptep_clear_flush_young(size_t i)
 {
-	return ptep_clear_flush_young(&user_vma, addr_of(i), ptep_of(i));
+	return ptespec_flush_young(&user_vma, addr_of(i), ptep_of(i));
 }
 
 #ifdef wrprotect_ptes
@@ -386,6 +398,7 @@ static const struct ptespec_function_origin origins[] = {
 	{ "contpte_try_fold", "tree" },
 	{ "contpte_try_unfold", "tree" },
 	{ "__ptep_get, __set_pte, __ptep_get_and_clear, the CMPXCHG loops", "tree" },
+	{ "__ptep_set_access_flags, pgattr_change_is_safe", "ptespec (fault.c's and mmu.c's), where the tree leaves them to those files" },
 	{ "READ_ONCE, WRITE_ONCE, xchg, cmpxchg on a pte", "ptespec (the machine's primitives)" },
 	{ "TLB invalidation (__flush_tlb_range, flush_tlb_page, ...)", "ptespec (the machine's TLB model)" },
 	{ "pte_page, page_folio, folio_nr_pages", "ptespec (the world's folios)" },

@@ -94,6 +94,8 @@ typedef long ssize_t;
 #define BIT_ULL(n) (1ULL << (n))
 #define GENMASK(h, l) (((~0UL) - (1UL << (l)) + 1) & (~0UL >> (63 - (h))))
 #define GENMASK_ULL(h, l) (((~0ULL) - (1ULL << (l)) + 1) & (~0ULL >> (63 - (h))))
+#define FIELD_GET(mask, reg) ((typeof(mask))(((reg) & (mask)) >> __builtin_ctzll(mask)))
+#define FIELD_PREP(mask, val) ((typeof(mask))(((typeof(mask))(val) << __builtin_ctzll(mask)) & (mask)))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define __ALIGN_MASK(x, mask) (((x) + (mask)) & ~(mask))
 #define ALIGN(x, a) __ALIGN_MASK(x, (typeof(x))(a) - 1)
