@@ -145,7 +145,7 @@ explore::scenario parse_scenario_flag(std::string_view flag, std::string_view te
 				      std::string_view leading)
 {
 	using explore::scenario;
-	const scenario every[] = {scenario::exit,	    scenario::exit_per_entry, scenario::dontneed_start,
+	const scenario every[] = {scenario::exit,	    scenario::exit_per_entry, scenario::exit_split, scenario::dontneed_start,
 				  scenario::dontneed_end,   scenario::dontneed_inner, scenario::munmap,
 				  scenario::fork,	    scenario::madv_free};
 	std::vector<std::string> names;

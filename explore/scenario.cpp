@@ -12,6 +12,7 @@ std::string_view to_string(scenario s)
 	switch (s) {
 	case scenario::exit: return "exit";
 	case scenario::exit_per_entry: return "exit-per-entry";
+	case scenario::exit_split: return "exit-split";
 	case scenario::dontneed_start: return "dontneed-start";
 	case scenario::dontneed_end: return "dontneed-end";
 	case scenario::dontneed_inner: return "dontneed-inner";
@@ -35,7 +36,7 @@ scenario parse_scenario(std::string_view name, std::initializer_list<scenario> a
 
 const std::vector<scenario>& explored_scenarios()
 {
-	static const std::vector<scenario> all = {scenario::exit,	    scenario::exit_per_entry,
+	static const std::vector<scenario> all = {scenario::exit,	    scenario::exit_per_entry, scenario::exit_split,
 						  scenario::dontneed_start, scenario::dontneed_end,
 						  scenario::dontneed_inner, scenario::fork,
 						  scenario::madv_free};
@@ -47,6 +48,7 @@ std::string_view scenario_calls(scenario s)
 	switch (s) {
 	case scenario::exit: return "zap full=1, batched: ptep_get + get_and_clear_full_ptes";
 	case scenario::exit_per_entry: return "zap full=1, per entry: ptep_get + ptep_get_and_clear_full";
+	case scenario::exit_split: return "zap full=1, batched, one zap per VMA: ptep_get + get_and_clear_full_ptes";
 	case scenario::dontneed_start:
 	case scenario::dontneed_end:
 	case scenario::dontneed_inner:
@@ -86,6 +88,7 @@ range scenario_range(scenario s, const geometry& geo, std::size_t n)
 	switch (s) {
 	case scenario::exit:
 	case scenario::exit_per_entry:
+	case scenario::exit_split:
 	case scenario::munmap:
 		return {0, n};
 	case scenario::dontneed_start:
@@ -122,6 +125,13 @@ void run_caller(harness& h, scenario s)
 	case scenario::exit_per_entry:
 		h.zap(r.first, r.last, true, false, false);
 		return;
+	case scenario::exit_split: {
+		// exit_mmap zaps VMA by VMA: the run is cut where one ends.
+		const std::size_t cut = r.first + h.layout().geo.cont_ptes / 2;
+		h.zap(r.first, cut, true, true, false);
+		h.zap(cut, r.last, true, true, false);
+		return;
+	}
 	case scenario::dontneed_start:
 	case scenario::dontneed_end:
 	case scenario::dontneed_inner:

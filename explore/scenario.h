@@ -5,6 +5,8 @@
 //   exit            |################|  zap full=1 (exit_mmap), batched
 //   exit-per-entry  |################|  zap full=1, one ptep_get_and_clear_full
 //                                        per entry (core-mm before the batch API)
+//   exit-split      |########^#######|  zap full=1, batched, over two VMAs that
+//                                        split the run (^): one zap each side
 //   dontneed-start  |........########|  zap full=0 starting mid-run
 //   dontneed-end    |########........|  zap full=0 ending mid-run
 //   dontneed-inner  |........########|########........|  both edges inside a run
@@ -29,7 +31,7 @@
 
 namespace ptespec::explore {
 
-enum class scenario { exit, exit_per_entry, dontneed_start, dontneed_end, dontneed_inner, munmap, fork, madv_free };
+enum class scenario { exit, exit_per_entry, exit_split, dontneed_start, dontneed_end, dontneed_inner, munmap, fork, madv_free };
 
 std::string_view to_string(scenario s);
 // Throws usage_error naming the input and the accepted names; `allowed`

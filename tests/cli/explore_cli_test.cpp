@@ -13,8 +13,8 @@
 namespace ptespec::cli_test {
 namespace {
 
-const char* const all_scenarios[] = {"exit",	       "exit-per-entry", "dontneed-start", "dontneed-end",
-				     "dontneed-inner", "fork",	     "madv-free"};
+const char* const all_scenarios[] = {"exit",	       "exit-per-entry", "exit-split", "dontneed-start",
+				     "dontneed-end",   "dontneed-inner", "fork",       "madv-free"};
 
 TEST(cli_explore, help_says_the_default_explores_every_scenario)
 {
@@ -41,7 +41,7 @@ TEST(cli_explore, a_sound_strategy_gets_a_line_per_scenario_and_a_scoped_verdict
 		EXPECT_NE(it->find("no violation"), std::string::npos) << *it;
 	}
 	ASSERT_FALSE(lines.empty());
-	EXPECT_EQ(lines.back(), "exhaustive over 7 scenarios, up to 1 hardware event, sparse initial states (<=1 "
+	EXPECT_EQ(lines.back(), "exhaustive over 8 scenarios, up to 1 hardware event, sparse initial states (<=1 "
 				"flagged): no violation")
 		<< o.out;
 }
