@@ -6,6 +6,7 @@
 // used means, and what each partial proof covered.  Exit 0 when every cell
 // passed, 1 when one failed, 4 when none failed and one is undecided.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -132,16 +133,20 @@ int run_check(const check_cli& c)
 
 	std::set<std::string> used;
 	std::string table;
+	// The name column fits the longest name (a kernel tree's is long).
+	std::size_t width = 16;
+	for (const strategy* s : strategies)
+		width = std::max(width, s->info().name.size());
 	for (std::size_t i = 0; i < cells.size(); i++) {
 		const std::size_t in_gran = i % (strategies.size() * all_properties.size());
 		if (in_gran == 0) {
-			table += fmt::format("\n{:<16}", fmt::format("[{}]", to_string(cells[i].gran)));
+			table += fmt::format("\n{:<{}}", fmt::format("[{}]", to_string(cells[i].gran)), width);
 			for (property p : all_properties)
 				table += fmt::format(" {:<14}", to_string(p));
 			table += "\n";
 		}
 		if (in_gran % all_properties.size() == 0)
-			table += fmt::format("{:<16}", cells[i].test.strategy);
+			table += fmt::format("{:<{}}", cells[i].test.strategy, width);
 		table += fmt::format(" {:<14}", cells[i].word);
 		add_words(used, cells[i]);
 		if (in_gran % all_properties.size() == all_properties.size() - 1)
