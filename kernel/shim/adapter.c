@@ -133,22 +133,18 @@ void ptespec_warn(const char *file, int line, const char *condition, int fatal)
  *
  * A tree's pgtable.h declares these and leaves them to fault.c, mmu.c and
  * flush.c, which ptespec does not take: ptespec's own definitions, from
- * the semantics.  A tree that defines one itself (ptespec's test tree has
- * __ptep_set_access_flags inline) keeps its own: ptespec's is weak, under
- * an assembler name only.
+ * the semantics.
  */
 
 /* fault.c: raise AF, DIRTY and write permission as entry does, atomically. */
-int ptespec_ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry,
-				  int dirty) __asm__("__ptep_set_access_flags") __attribute__((weak));
-int ptespec_ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry,
-				  int dirty)
+int __ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry, int dirty)
 {
 	const pteval_t grant = PTE_RDONLY | PTE_AF | PTE_WRITE | PTE_DIRTY;
 	pteval_t old, val, want;
 
 	old = pte_val(__ptep_get(ptep));
-	if (old == pte_val(entry))
+	/* Nothing to do when the entry already is what was asked (the tree's pte_same). */
+	if (pte_same(__pte(old), entry))
 		return 0;
 	want = pte_val(entry) & grant;
 	for (;;) {

@@ -327,39 +327,11 @@ static inline void __clear_young_dirty_ptes(struct vm_area_struct *vma,
 
 /*
  * Grants AF, DIRTY and WRITE as entry does, and read-only only if both
- * were; a pure function of the old value inside the CMPXCHG loop.
+ * were (arch/arm64/mm/fault.c, which ptespec provides).
  */
-static inline int __ptep_set_access_flags(struct vm_area_struct *vma,
-					  unsigned long address, pte_t *ptep,
-					  pte_t entry, int dirty)
-{
-	pteval_t old_pteval, pteval;
-	pte_t pte = __ptep_get(ptep);
-
-	if (pte_same(pte, entry))
-		return 0;
-
-	pte_val(entry) &= PTE_RDONLY | PTE_AF | PTE_WRITE | PTE_DIRTY;
-
-	/*
-	 * RDONLY is kept only if both had it: with the bit inverted on both
-	 * sides, the OR computes that AND.
-	 */
-	pte_val(entry) ^= PTE_RDONLY;
-	pteval = pte_val(pte);
-	do {
-		old_pteval = pteval;
-		pteval ^= PTE_RDONLY;
-		pteval |= pte_val(entry);
-		pteval ^= PTE_RDONLY;
-		pteval = cmpxchg_relaxed(&pte_val(*ptep), old_pteval, pteval);
-	} while (pteval != old_pteval);
-
-	/* A stale read-only translation would fault again. */
-	if (dirty)
-		flush_tlb_page(vma, address);
-	return 1;
-}
+extern int __ptep_set_access_flags(struct vm_area_struct *vma,
+				   unsigned long address, pte_t *ptep,
+				   pte_t entry, int dirty);
 
 #ifdef CONFIG_ARM64_CONTPTE
 
