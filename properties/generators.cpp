@@ -74,8 +74,9 @@ rc::Gen<std::uint64_t> user_prot(bool vary_attributes)
 	// Besides the flags and write permission, one attribute a fold must
 	// compare sometimes differs between faults: an executable mapping
 	// (PXN/UXN clear), non-shareable memory, a global entry, a special
-	// (pfn-mapped) page, a kernel-only one -- so a fold that skips part of
-	// the comparison merges entries it must not.
+	// (pfn-mapped) page, a kernel-only one, another memory type (AttrIndx,
+	// bits 4:2, index 1 instead of 0) -- so a fold that skips part of the
+	// comparison merges entries it must not.
 	return rc::gen::apply(
 		[vary_attributes](bool young, bool dirty, bool writable, std::uint64_t flip) {
 			std::uint64_t p = PTE_VALID | PTE_TYPE | PTE_USER | PTE_SHARED | PTE_NG | PTE_PXN | PTE_UXN |
@@ -99,7 +100,8 @@ rc::Gen<std::uint64_t> user_prot(bool vary_attributes)
 						       {1, rc::gen::just(PTE_SHARED)},
 						       {1, rc::gen::just(PTE_NG)},
 						       {1, rc::gen::just(PTE_SPECIAL)},
-						       {1, rc::gen::just(PTE_USER)}}));
+						       {1, rc::gen::just(PTE_USER)},
+						       {1, rc::gen::just(std::uint64_t{1} << 2)}}));
 }
 
 rc::Gen<std::uint64_t> nonpresent_value(bool alias)

@@ -20,7 +20,7 @@ TEST(cli_defaults, every_flawed_cell_fails_at_the_default_on_seeds_1_to_20)
 		{"gather-writeback", "no-loss"}, {"gather-writeback", "per-call"}, {"simple", "per-call"},
 		{"robust", "batch-or"},		 {"early-return", "batch-or"},	   {"early-return", "per-call"},
 		{"clear-block", "batch-or"},	 {"clear-block", "isolation"},	   {"robust", "lockless"},
-		{"early-return", "lockless"},
+		{"early-return", "lockless"},	 {"clear-block", "well-formed"},
 	};
 	for (const auto& [strategy, prop] : flawed)
 		for (int seed = 1; seed <= 20; seed++) {

@@ -98,6 +98,32 @@ struct fold_pfn_and_write_only : mainline_ops<M, fold_pfn_and_write_only<M>> {
 	}
 };
 
+// A fold that compares every attribute but the memory type (AttrIndx,
+// bits 4:2): it merges a run whose pages were mapped with different memory
+// types under one CONT translation, which then gives every page the type of
+// one of them.
+template <class M>
+struct fold_ignoring_memory_type : mainline_ops<M, fold_ignoring_memory_type<M>> {
+	using W = typename M::word;
+	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
+	{
+		const geometry& g = m.geo();
+		const std::size_t first = g.run_start(i);
+		const W pfn = pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1});
+		if (!m.branch(m.folio_covers(pfn, g.cont_ptes)))
+			return;
+		const std::uint64_t attrindx = std::uint64_t{7} << 2;
+		W expected = pfn_pte(pfn, pte_pgprot(pte_mkold(pte_mkclean(pte)), g), g) & m.lit(~attrindx);
+		for (std::size_t k = 0; k < g.cont_ptes; k++) {
+			const W sub = pte_mkold(pte_mkclean(this->self().__ptep_get(m, first + k))) & m.lit(~attrindx);
+			if (!m.branch(arch::pte_same(sub, expected)))
+				return;
+			expected = pte_advance_pfn(expected, 1, g);
+		}
+		this->self().contpte_convert(m, i, pte_mkcont(pte));
+	}
+};
+
 // clear_non_present_ptes clears whole runs, on the theory that a swapped-out
 // large folio leaves its run all swap entries: a zap whose range ends inside
 // a run clears the entries past its end too, mapped or not: isolation.
@@ -270,6 +296,23 @@ TEST(negative_control, a_fold_comparing_pfn_and_write_only_fails_isolation)
 	EXPECT_NE(r.ce.v.message.find("outside its range"), std::string::npos) << format_counterexample(r);
 	// With only flags and write permission varying between faults (the
 	// generator before it varied attributes), the same budget misses it.
+	o.vary_attributes = false;
+	EXPECT_EQ(run_property(*s, property::isolation, o).v, verdict::holds);
+}
+
+TEST(negative_control, a_fold_ignoring_the_memory_type_fails_only_when_faults_vary_it)
+{
+	auto s = make_strategy<fold_ignoring_memory_type>("fold-ignoring-attrindx", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 5000;	// the default at 4K
+	// The fold rewrites the pages of the other memory type: a call on the
+	// run changed entries outside what it was asked about.
+	const property_result r = run_property(*s, property::isolation, o);
+	ASSERT_EQ(r.v, verdict::fails) << "a fold over entries of two memory types should fail isolation";
+	EXPECT_EQ(r.ce.v.prop, property::isolation) << format_counterexample(r);
+	// With only flags and write permission varying between faults, nothing
+	// tells the memory types apart.
 	o.vary_attributes = false;
 	EXPECT_EQ(run_property(*s, property::isolation, o).v, verdict::holds);
 }
