@@ -183,10 +183,18 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& log)
 std::string first_diagnostic(const std::string& log, const fs::path& work, const tree& t)
 {
 	std::istringstream in(log);
-	std::string line, first;
+	std::string line, first, previous;
 	while (std::getline(in, line))
 		if (line.find(": error:") != std::string::npos || line.find(": fatal error:") != std::string::npos) {
 			first = line;
+			// A conflicting declaration names the other one in the next note.
+			while (std::getline(in, line))
+				if (line.find(": note: previous") != std::string::npos) {
+					previous = line.substr(0, line.find(": note:"));
+					break;
+				} else if (line.find(": error:") != std::string::npos) {
+					break;
+				}
 			break;
 		}
 	if (first.empty()) {
@@ -204,6 +212,8 @@ std::string first_diagnostic(const std::string& log, const fs::path& work, const
 	const bool in_shim = first.starts_with(shim);
 	replace_all(first, src, "");
 	replace_all(first, shim, "ptespec shim kernel/shim/");
+	replace_all(previous, src, "");
+	replace_all(previous, shim, "ptespec shim kernel/shim/");
 	// "file:line:col: error: what"
 	const std::size_t e = first.find(": error: ") != std::string::npos ? first.find(": error: ")
 									     : first.find(": fatal error: ");
@@ -225,12 +235,15 @@ std::string first_diagnostic(const std::string& log, const fs::path& work, const
 	const std::string loc = where.substr(0, where.rfind(':'));	// drop the column
 	if (!in_shim && (what.starts_with("implicit declaration of function") || what.find("undeclared") != std::string::npos ||
 			 what.starts_with("unknown type name")))
-		return fmt::format("--kernel '{}': {} uses '{}', which ptespec's shims do not provide ({})",
+		return fmt::format("--kernel '{}': {} uses '{}', which neither the tree's own headers nor ptespec's "
+				   "shims define ({})",
 				   t.dir.string(), loc, quoted(what), what);
 	if (what.find("No such file or directory") != std::string::npos)
 		return fmt::format("--kernel '{}': {} includes a header ptespec's shims do not provide ({})",
 				   t.dir.string(), loc, what);
-	return fmt::format("--kernel '{}': does not compile against ptespec's shims: {}: {}", t.dir.string(), loc, what);
+	const std::string also = previous.empty() ? "" : fmt::format(" (the other declaration: {})", previous.substr(0, previous.rfind(':')));
+	return fmt::format("--kernel '{}': does not compile against ptespec's shims: {}: {}{}", t.dir.string(), loc, what,
+			   also);
 }
 
 } // namespace

@@ -106,9 +106,21 @@ TEST(kernel_cli, a_symbol_the_shims_lack_is_named_with_the_line_that_uses_it)
 	edit(t, "arch/arm64/mm/contpte.c", "\tif (young) {\n", "\tif (young && !system_supports_tlb_range_frobbing()) {\n");
 	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
 	expect_one_line_usage_error(o, "arch/arm64/mm/contpte.c:");
-	EXPECT_NE(o.err.find("uses 'system_supports_tlb_range_frobbing', which ptespec's shims do not provide"),
+	EXPECT_NE(o.err.find("uses 'system_supports_tlb_range_frobbing', which neither the tree's own headers nor "
+			     "ptespec's shims define"),
 		  std::string::npos)
 		<< o.show();
+}
+
+// As in a tree whose contpte.c and pgtable.h come from different commits.
+TEST(kernel_cli, a_prototype_the_tree_contradicts_names_both_declarations)
+{
+	const fs::path t = copy_tree("conflict");
+	edit(t, "arch/arm64/mm/contpte.c", "int contpte_ptep_test_and_clear_young(struct vm_area_struct *vma,",
+	     "bool contpte_ptep_test_and_clear_young(struct vm_area_struct *vma,");
+	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
+	expect_one_line_usage_error(o, "conflicting types for");
+	EXPECT_NE(o.err.find("(the other declaration: arch/arm64/include/asm/pgtable.h:"), std::string::npos) << o.show();
 }
 
 TEST(kernel_cli, a_header_the_shims_lack_is_named)
