@@ -242,12 +242,14 @@ TEST(kernel_tree, the_c_mainline_holds_as_the_template_does)
 		expect_same_verdicts(tree, registry::global().get("mainline"), g, 600);
 }
 
-// At 4K's default budget, where simple's flaws are found on every seed.
+// At 4K, 1000 cases: simple's one flawed cell (per-call) fails within 81
+// cases on each of 100 seeds (docs/performance.md), so a tree that agrees
+// must fail it too; the cells that hold must hold in both.
 void expect_variant_verdicts(const std::string& name)
 {
 	registry r;
 	strategy& tree = load(r, variant_tree(name), "tree-" + name);
-	expect_same_verdicts(tree, registry::global().get(name), granule::k4, 5000);
+	expect_same_verdicts(tree, registry::global().get(name), granule::k4, 1000);
 }
 
 TEST(kernel_tree, the_c_simple_gets_the_template_simples_verdicts) { expect_variant_verdicts("simple"); }
