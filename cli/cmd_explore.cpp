@@ -356,7 +356,7 @@ action define_explore(CLI::App& sub)
 			chosen_scenarios(n);
 			c->scenario = n;
 		},
-		"all (default: every scenario below, one after another), exit, exit-per-entry, "
+		"all (default: every scenario below, one after another), exit, exit-per-entry, exit-split, "
 		"dontneed-start, dontneed-end, dontneed-inner, fork or madv-free",
 		"NAME");
 	add_once(
@@ -406,6 +406,7 @@ action define_explore(CLI::App& sub)
 		   "fastest) unless --cont-ptes sets every run:\n"
 		   "  exit            zap full=1, batched (get_and_clear_full_ptes)      |################|\n"
 		   "  exit-per-entry  zap full=1, ptep_get_and_clear_full entry by entry |################|\n"
+		   "  exit-split      zap full=1, batched, over two VMAs that cut the run |########^#######|\n"
 		   "  dontneed-start  zap full=0 (munmap, MADV_DONTNEED), starts mid-run |........########|\n"
 		   "  dontneed-end    zap full=0, ends mid-run                           |########........|\n"
 		   "  dontneed-inner  zap full=0 over two runs, both edges mid-run       "

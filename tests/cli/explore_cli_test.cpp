@@ -94,9 +94,9 @@ TEST(cli_explore, json_has_a_schema_and_a_list_of_scenarios)
 	EXPECT_EQ(j["schema"], 1);
 	EXPECT_EQ(j["verdict"], "violation");
 	EXPECT_EQ(j["complete"], true);
-	ASSERT_EQ(j["scenarios"].size(), 7u);
+	ASSERT_EQ(j["scenarios"].size(), 8u);
 	std::size_t violations = 0;
-	for (std::size_t i = 0; i < 7; i++) {
+	for (std::size_t i = 0; i < 8; i++) {
 		const auto& s = j["scenarios"][i];
 		EXPECT_EQ(s["scenario"], all_scenarios[i]);
 		EXPECT_FALSE(s["calls"].get<std::string>().empty());
