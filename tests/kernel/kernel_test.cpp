@@ -239,7 +239,7 @@ TEST(kernel_tree, the_c_mainline_holds_as_the_template_does)
 	registry r;
 	strategy& tree = load(r, PTESPEC_TEST_TREE, "tree");
 	for (granule g : {granule::k4, granule::k16, granule::k64})
-		expect_same_verdicts(tree, registry::global().get("mainline"), g, 600);
+		expect_same_verdicts(tree, registry::global().get("mainline"), g, 250);
 }
 
 // At 4K, 1000 cases: simple's one flawed cell (per-call) fails within 81
