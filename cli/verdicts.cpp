@@ -236,6 +236,7 @@ nlohmann::json sampled_counterexample_json(const property_result& r)
 				 {"runs", runs}});
 	}
 	return {{"commands", r.ce.commands},
+		{"world", r.ce.layout},
 		{"initial", r.ce.initial},
 		{"calls", calls},
 		{"violation",
