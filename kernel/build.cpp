@@ -219,9 +219,10 @@ std::string first_diagnostic(const std::string& log, const fs::path& work, const
 									     : first.find(": fatal error: ");
 	const std::string where = first.substr(0, e);
 	const std::string what = first.substr(first.find(':', e + 2) + 2);
+	// The first identifier after the opening quote (gcc quotes with ' or
+	// with the UTF-8 left quote, whose bytes are no identifier's).
 	auto quoted = [&](const std::string& s) {
-		const std::size_t a = s.find_first_of("'\u2018"), b = s.find_first_of("'\u2019", a + 1);
-		(void)b;
+		const std::size_t a = s.find_first_of("'\u2018");
 		std::string name;
 		for (std::size_t i = a; a != std::string::npos && i < s.size(); i++) {
 			const unsigned char c = static_cast<unsigned char>(s[i]);
