@@ -264,8 +264,9 @@ built_tree build_tree(const tree& t, const build_options& o)
 	key.add(cc.string());
 	key.add(std::to_string(fs::file_size(cc, ec)));
 	key.add(std::to_string(fs::last_write_time(cc, ec).time_since_epoch().count()));
-	for (const auto& args : compile_args("cc", "W", configs[0], "O"))
-		key.add(args);
+	for (const granule_config& g : configs)
+		for (const auto& args : compile_args("cc", "W", g, "O"))
+			key.add(args);
 	for (const embedded_file& f : shim_files()) {
 		key.add(f.path);
 		key.add(f.text);

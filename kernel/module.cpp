@@ -172,13 +172,17 @@ struct module {
 
 class tree_strategy final : public strategy {
 public:
-	tree_strategy(strategy_info info, tree t, module mods[3]) : info_(std::move(info)), tree_(std::move(t))
+	tree_strategy(strategy_info info, module mods[3]) : info_(std::move(info))
 	{
 		for (std::size_t g = 0; g < 3; g++)
 			mods_[g] = mods[g];
+		// Every granule's module is built from the same sources: the 4K
+		// one says which calls the tree has.
+		for (std::size_t k = 0; k < nr_call_kinds; k++)
+			implemented_[k] = call_of(*mods_[0].k, static_cast<call_kind>(k)) != nullptr;
 	}
 	const strategy_info& info() const override { return info_; }
-	bool implements(call_kind k) const override { return call_of(*mods_[0].k, k) != nullptr; }
+	bool implements(call_kind k) const override { return implemented_[static_cast<std::size_t>(k)]; }
 	bool batch_is_generic(call_kind) const override { return false; }
 	call_result invoke(machine& m, const call& c) override { return run(m, c); }
 	call_result invoke(counted_machine& m, const call& c) override { return run(m, c); }
@@ -267,8 +271,8 @@ private:
 	}
 
 	strategy_info info_;
-	tree tree_;
 	module mods_[3];
+	bool implemented_[nr_call_kinds] = {};
 };
 
 // The tree's bit definitions must be the model's: the checker and the
@@ -335,7 +339,7 @@ strategy& load_tree(const tree_spec& spec, registry& r, const build_options& o)
 			   fmt::format("the contpte code of the kernel tree {}{}", t.dir.string(),
 				       t.version.empty() ? "" : " (" + t.version + ")"),
 			   "kernel tree " + t.dir.string()};
-	auto s = std::make_unique<tree_strategy>(std::move(info), t, mods);
+	auto s = std::make_unique<tree_strategy>(std::move(info), mods);
 	strategy& ref = *s;
 	r.add(std::move(s));
 	return ref;
