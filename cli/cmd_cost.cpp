@@ -1,6 +1,7 @@
 // ptespec cost: primitive counts per strategy for a whole-process workload,
 // weighed by a profile and shown as percent over the nocont baseline -- the
-// shape of the seed thread's exit() table (BRIEF §5).
+// shape of the exit() table measured in the linux-mm thread the project grew
+// out of.
 
 #include <map>
 #include <memory>
@@ -32,8 +33,8 @@ struct cost_cli {
 	bool json = false;
 };
 
-// The seed's measured exit() cost over baseline, Ampere Altra, 1 / 2 NUMA
-// nodes (BRIEF §5): printed beside the model's for comparison.
+// The thread's measured exit() cost over baseline, Ampere Altra, 1 / 2 NUMA
+// nodes: printed beside the model's for comparison.
 std::optional<std::pair<int, int>> seed_figure(const std::string& name)
 {
 	static const std::map<std::string, std::pair<int, int>> seed = {

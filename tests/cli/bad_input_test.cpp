@@ -1,6 +1,6 @@
 // Every kind of bad input, through the program: exit 2, nothing on stdout,
 // one line on stderr naming the input and what was expected, within 5 s --
-// never a crash, a hang, a silently wrong answer (issue 15).  One row per
+// never a crash, a hang, a silently wrong answer.  One row per
 // class; the files a row needs (a truncated plugin, a zero-cost profile)
 // are made in a scratch directory, named in the rows by @name.
 //
