@@ -106,9 +106,11 @@ std::string word_coverage_text(const std::string& name, const word_coverage& cov
 					   : s.zero		   ? "   <-- only 0"
 					   : s.nonzero		   ? "   <-- only 1"
 								   : "   <-- not met";
-			out += fmt::format("    {:<40} {:>6} {:>6}{}\n",
+			const bool one_value = s.zero != s.nonzero && !wf.one_value_why.empty();
+			out += fmt::format("    {:<40} {:>6} {:>6}{}{}{}\n",
 					   wf.wide ? fmt::format("{} (1: non-zero)", wf.name) : std::string(wf.name),
-					   s.zero ? "yes" : "-", s.nonzero ? "yes" : "-", note);
+					   s.zero ? "yes" : "-", s.nonzero ? "yes" : "-", note, one_value ? ": " : "",
+					   one_value ? wf.one_value_why : std::string_view{});
 		}
 	}
 	out += fmt::format("  {} of {} fields seen both ways\n", both, nr_word_fields);

@@ -30,6 +30,9 @@ struct word_field {
 	bool present;	// a field of present values (else of non-present ones)
 	bool wide;	// more than one bit: "1" means non-zero
 	std::uint64_t (*get)(std::uint64_t v, std::size_t index, const geometry& g);
+	// Why the model gives this field one value only, if it does: said
+	// beside it, so "only 0" reads as a known limit, not a missed case.
+	std::string_view one_value_why = {};
 };
 
 namespace word_field_get {
@@ -57,7 +60,7 @@ inline std::uint64_t swp_offset(std::uint64_t v, std::size_t, const geometry&)
 inline constexpr std::uint64_t PTE_ATTRINDX = bit(2) | bit(3) | bit(4);	// memory type
 
 inline constexpr word_field word_fields[] = {
-	{"TYPE", true, false, word_field_get::bits<PTE_TYPE>},
+	{"TYPE", true, false, word_field_get::bits<PTE_TYPE>, "a valid last-level entry is a page"},
 	{"AttrIndx (memory type)", true, true, word_field_get::bits<PTE_ATTRINDX>},
 	{"USER", true, false, word_field_get::bits<PTE_USER>},
 	{"RDONLY", true, false, word_field_get::bits<PTE_RDONLY>},
@@ -72,11 +75,12 @@ inline constexpr word_field word_fields[] = {
 	{"SPECIAL", true, false, word_field_get::bits<PTE_SPECIAL>},
 	{"pfn at its entry's place in a run", true, false, word_field_get::pfn_aligned},
 	{"swap type", false, true, word_field_get::swp_type},
-	{"swap offset", false, true, word_field_get::swp_offset},
+	{"swap offset", false, true, word_field_get::swp_offset, "the cases draw swap offsets from 1"},
 	{"SWP_EXCLUSIVE", false, false, word_field_get::bits<PTE_SWP_EXCLUSIVE>},
-	{"SWP_UFFD_WP", false, false, word_field_get::bits<PTE_SWP_UFFD_WP>},
+	{"SWP_UFFD_WP", false, false, word_field_get::bits<PTE_SWP_UFFD_WP>, "userfaultfd is not modelled"},
 	{"AF (swap type bit 4)", false, false, word_field_get::bits<PTE_AF>},
-	{"PRESENT_INVALID (nG)", false, false, word_field_get::bits<PTE_NG>},
+	{"PRESENT_INVALID (nG)", false, false, word_field_get::bits<PTE_NG>,
+	 "PROT_NONE (mprotect, NUMA hinting) is not modelled"},
 	{"CONT (swap offset bit 40)", false, false, word_field_get::bits<PTE_CONT>},
 };
 inline constexpr std::size_t nr_word_fields = std::size(word_fields);

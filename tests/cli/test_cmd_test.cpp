@@ -133,6 +133,9 @@ TEST(cli_test_cmd, coverage_lists_the_word_fields_mainline_met)
 								 << words;
 		EXPECT_EQ(line.find("<--"), std::string::npos) << line;
 	}
+	// A field the model gives one value only says why beside it.
+	const std::string uffd = field_line(words, "non-present values", "SWP_UFFD_WP");
+	EXPECT_NE(uffd.find("<-- only 0: userfaultfd is not modelled"), std::string::npos) << uffd;
 	// The same seed prints the same coverage: everything from the branch
 	// list up to the timing line, which is the one line allowed to differ.
 	auto coverage_of = [](const std::string& out) {
