@@ -7,9 +7,10 @@
 // counterexample.  If a verdict here changes, the tool's finding changed:
 // re-run that command and update both.
 //
-// Run one: ctest -R 'verdict/simple_per_call'
+// Run one: ctest -R 'verdict_at_4k.*/simple_per_call$'
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct expected {
 	property prop;
 	verdict v;
 };
+
+// How a row is printed in a test's name and failure: the cell and the
+// verdict it should have, not the struct's bytes.
+void PrintTo(const expected& e, std::ostream* os)
+{
+	*os << e.strategy << ' ' << to_string(e.prop) << ' ' << to_string(e.v);
+}
 
 constexpr verdict H = verdict::holds;
 constexpr verdict F = verdict::fails;
@@ -103,6 +111,11 @@ struct at_granule {
 	property prop;
 	verdict v;
 };
+
+void PrintTo(const at_granule& e, std::ostream* os)
+{
+	*os << to_string(e.g) << ' ' << e.strategy << ' ' << to_string(e.prop) << ' ' << to_string(e.v);
+}
 
 std::vector<at_granule> granule_rows()
 {
