@@ -1,6 +1,6 @@
 // How many sampled cases each flawed cell needs before its first failure:
 // the measurement `test`, `check` and `report`'s default case count is set
-// from (cli/verdicts.h, default_cases).
+// from (properties/defaults.h), with each flawed cell's margin over it.
 //
 //   ptespec_bench_defaults [--seeds N] [--cap C] [--granule G ...] [--strategy S ...] [--property P ...]
 //
@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "impl/strategy.h"
+#include "properties/defaults.h"
 #include "properties/runner.h"
 
 namespace {
@@ -109,8 +110,8 @@ int main(int argc, char** argv)
 	if (chosen.empty())
 		chosen = registry::global().all();
 	fmt::print("seeds 1..{}, at most {} cases per run\n", a.seeds, a.cap);
-	fmt::print("{:<5} {:<17} {:<12} {:>7} {:>8} {:>8} {:>8} {:>8}\n", "gran", "strategy", "property", "failed",
-		   "med.cases", "max.cases", "med.s", "max.s");
+	fmt::print("{:<5} {:<17} {:<12} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6}\n", "gran", "strategy", "property",
+		   "failed", "med.cases", "max.cases", "med.s", "max.s", "default", "margin");
 	std::fflush(stdout);
 	std::size_t holding = 0;
 	for (granule g : a.grans)
@@ -142,9 +143,13 @@ int main(int argc, char** argv)
 					holding++;
 					continue;
 				}
-				fmt::print("{:<5} {:<17} {:<12} {:>3}/{:<3} {:>8} {:>8} {:>8.2f} {:>8.2f}{}\n", to_string(g),
-					   s->info().name, to_string(p), cases.size(), cases.size() + missed,
+				// The default's margin over the worst seed: below 1, some
+				// seed needs more cases than the default gives.
+				const int dflt = default_cases(g, p);
+				fmt::print("{:<5} {:<17} {:<12} {:>3}/{:<3} {:>8} {:>8} {:>8.2f} {:>8.2f} {:>8} {:>6.2f}{}\n",
+					   to_string(g), s->info().name, to_string(p), cases.size(), cases.size() + missed,
 					   quantile(cases, 0.5), quantile(cases, 1.0), quantile(secs, 0.5), quantile(secs, 1.0),
+					   dflt, static_cast<double>(dflt) / quantile(cases, 1.0),
 					   missed ? fmt::format("  ({} seeds found nothing in {} cases)", missed, a.cap) : "");
 				std::fflush(stdout);
 			}

@@ -75,10 +75,11 @@ void write_file(const fs::path& p, const std::string& text)
 std::string verdict_section(const report_cli& c, const verdict_table& vt)
 {
 	const granule g = parse_granule(c.proof_granule);
-	std::string md = fmt::format("## Verdicts\n\n`ptespec check --all --cases {} --seed {} --granule {}`: each "
+	std::string md = fmt::format("## Verdicts\n\n`ptespec check --all{} --seed {} --granule {}` ({}): each "
 				     "strategy against each property, sampled and proved; a failing cell is in bold, the "
 				     "legend below says what each word means.\n\n",
-				     cases_for(g, c.cases), c.seed, c.proof_granule);
+				     c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed, c.proof_granule,
+				     cases_text({g}, c.cases));
 	md += "| strategy |";
 	for (property p : all_properties)
 		md += fmt::format(" {} |", to_string(p));

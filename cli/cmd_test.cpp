@@ -166,7 +166,7 @@ int run_test(const test_options& t)
 				run_options o;
 				o.gran = g;
 				o.seed = seed;
-				o.cases = cases_for(g, t.cases);
+				o.cases = cases_for(g, p, t.cases);
 				o.adversarial = t.adversarial;
 				if (t.coverage) {
 					o.coverage = &coverage[s->info().name];

@@ -34,34 +34,18 @@ cell judge_cell(property_result pr, granule g, std::string pw)
 
 } // namespace
 
-int default_cases(granule g)
-{
-	switch (g) {
-	// The worst of 100 seeds over every builtin flawed cell (cases to the
-	// first failure, docs/performance.md): 4K 4752 (robust's and
-	// early-return's lockless, measured on 513d11d); 16K 1953 and 64K 2692
-	// before the interleaved writer and the shifted and fault-around worlds.
-	case granule::k4: return 10000;
-	case granule::k16: return 4000;
-	case granule::k64: return 5000;
-	}
-	return 5000;
-}
-
 std::string cases_text(const std::vector<granule>& grans, int asked)
 {
 	if (asked > 0)
 		return fmt::format("{} cases per pair", asked);
 	std::string s;
-	for (granule g : grans)
-		s += fmt::format("{}{} {}", s.empty() ? "" : ", ", to_string(g), default_cases(g));
+	for (granule g : grans) {
+		const default_budget b = default_budget_of(g);
+		s += fmt::format("{}{} {}", s.empty() ? "" : ", ", to_string(g), b.cases);
+		if (b.lockless_cases != b.cases)
+			s += fmt::format(" (lockless {})", b.lockless_cases);
+	}
 	return fmt::format("cases per pair: {} (the defaults)", s);
-}
-
-void check_cases(int cases, bool given)
-{
-	if (given && (cases < 1 || cases > 1000000))
-		throw usage_error(fmt::format("--cases {}: expected a number of cases from 1 to 1000000", cases));
 }
 
 std::string short_proof_word(const std::string& proof) { return proof == "partly proved" ? "partly" : proof; }
@@ -87,7 +71,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 				run_options ro;
 				ro.gran = g;
 				ro.seed = seed;
-				ro.cases = cases_for(g, cases);
+				ro.cases = cases_for(g, p, cases);
 				const bool provable = s->symbolic();
 				cell c = judge_cell(run_property(*s, p, ro), g,
 						    provable ? proofs::proof_word(t.proofs, *s, g, p) : "");

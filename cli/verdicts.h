@@ -16,22 +16,15 @@
 #include "model/geometry.h"
 #include "model/history.h"
 #include "proofs/catalogue.h"
+#include "properties/defaults.h"
 #include "properties/runner.h"
 
 namespace ptespec::cli {
 
-// Sampled cases per strategy and property when no --cases is given, shared
-// by test, check and report: per granule, set from bench/bench_defaults
-// (docs/performance.md) so that every builtin flawed cell fails on each of
-// 100 seeds with margin -- the worst seed's cases to the first failure,
-// times about two.
-int default_cases(granule g);
-// `asked` when --cases was given (> 0), else the granule's default.
-inline int cases_for(granule g, int asked) { return asked > 0 ? asked : default_cases(g); }
-// "5000 cases per pair" or "cases per pair: 4k 5000, 16k 3000 (the defaults)".
+// "5000 cases per pair" when --cases was given, else the defaults of the
+// granules (properties/defaults.h): "cases per pair: 4k 10000, 16k 5000
+// (lockless 20000) (the defaults)".
 std::string cases_text(const std::vector<granule>& grans, int asked);
-// --cases: 1..1000000, or 0 when not given (the defaults).
-void check_cases(int cases, bool given);
 
 enum class outcome { passed, failed, undecided, not_applicable };
 
