@@ -16,6 +16,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/selection.h"
+#include "cli/thread_figures.h"
 #include "cli/verdicts.h"
 #include "explore/cost.h"
 #include "model/errors.h"
@@ -32,18 +33,6 @@ struct cost_cli {
 	std::size_t folios = 256;
 	bool json = false;
 };
-
-// The thread's measured exit() cost over baseline, Ampere Altra, 1 / 2 NUMA
-// nodes: printed beside the model's for comparison.
-std::optional<std::pair<int, int>> seed_figure(const std::string& name)
-{
-	static const std::map<std::string, std::pair<int, int>> seed = {
-		{"unfold", {190, 768}}, {"simple", {8, 29}}, {"robust", {21, 19}}, {"mainline", {13, 9}}};
-	const auto it = seed.find(name);
-	if (it == seed.end())
-		return std::nullopt;
-	return it->second;
-}
 
 // The scenarios the cost model runs: whole folios, never a range that
 // cuts a run.
@@ -132,7 +121,7 @@ int run_cost(const cost_cli& c)
 		for (const cost_profile& p : profiles)
 			fmt::print(" {:>+8.1f}%", percent_over(r, base, p));
 		if (seed) {
-			const auto f = seed_figure(r.strategy);
+			const auto f = thread_figure(r.strategy);
 			fmt::print("  {:>12}", f ? fmt::format("+{}%/+{}%", f->first, f->second) : "");
 		}
 		fmt::print("\n");
