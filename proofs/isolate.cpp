@@ -59,7 +59,8 @@ json ce_to_json(const counterexample& ce)
 		{"calls", calls},
 		{"events", events},
 		{"prop", static_cast<int>(ce.prop)},
-		{"witness", witness}};
+		{"witness", witness},
+		{"calls_not_needed", ce.calls_not_needed}};
 }
 
 counterexample ce_from_json(const json& j)
@@ -77,6 +78,7 @@ counterexample ce_from_json(const json& j)
 	ce.prop = static_cast<property>(j.at("prop").get<int>());
 	for (const json& c : j.at("witness"))
 		ce.witness.push_back(call_from_json(c));
+	ce.calls_not_needed = j.at("calls_not_needed").get<std::size_t>();
 	return ce;
 }
 

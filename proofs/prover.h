@@ -109,6 +109,9 @@ struct counterexample {
 	std::vector<ce_event> events;
 	property prop = property::no_loss;	// the claim that failed
 	std::vector<call> witness;
+	// Calls of the obligation's sequence after the last of `calls` that the
+	// violation does not need (taken out by the shrinker).
+	std::size_t calls_not_needed = 0;
 };
 
 struct proof_result {
@@ -207,6 +210,8 @@ private:
 // constructor's argument).  Adds paths, run and solve seconds and formulas
 // to each goal's result; on refutation fills its ce with the case the model
 // breaks.
+class path_solver;
+
 class case_batch {
 public:
 	// What one result proves: the claims of these properties (empty: every
@@ -246,9 +251,44 @@ private:
 		bool covers(const claim& c) const;
 		bool open() const { return verdict != proof_verdict::refuted && !gave_up; }
 	};
+	// One question about the cases waiting: the claims it asks (one flat
+	// conjunction's conjuncts), what the solver is given first (the cases'
+	// assumptions), and whether some case joined several paths.
+	struct pending_question {
+		z3::expr_vector claims;
+		z3::expr_vector asserted;
+		bool joined = false;
+	};
+	// A question's answer and the solver that gave it (its model or its
+	// reason for giving up).
+	struct answer {
+		z3::check_result result;
+		z3::solver solver;
+	};
+
+	// add(), step by step: assume the world, run the calls one by one
+	// (each charged to every goal's run seconds, its claims recorded),
+	// ending early when the path budget is spent or a path faults.
+	z3::check_result assume(const sym_world& world);
+	// A value when the case ended early: what add() returns.
+	std::optional<bool> run_case(path_solver& paths, const sym_world& world, const scenario& sc, pending_case& pc);
+	sym_step run_charged(path_solver& paths, const sym_world& world, const std::vector<z3::expr>& table,
+			     const call& c, std::size_t ordinal, std::vector<bool>& carried);
+	bool give_up_case(const std::string& why, bool out_of_time, const pending_case& pc, std::size_t calls_run);
+	void refute_by_fault(const call& c, const strategy_fault& fault, const std::optional<counterexample>& ce);
+	void record(sym_step& st, const scenario& sc, pending_case& pc);
+
 	void flush();
 	// Asks the claims of goals `ask` in qctx (see flush()); what to ask next.
 	std::vector<std::vector<std::size_t>> flush_in(z3::context& qctx, const std::vector<std::size_t>& ask);
+	// flush_in(), step by step: gather the question, put it at bit level
+	// or not, solve it, then refute by the model or give up.
+	pending_question gather(const std::vector<std::size_t>& ask) const;
+	z3::expr claims_formula(const z3::expr_vector& claims, bool bit_level);
+	answer solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level) const;
+	std::vector<std::vector<std::size_t>> refute_by_model(z3::model qm, const std::vector<std::size_t>& ask);
+	bool refuted_by(const z3::model& mdl, goal_state& gs) const;
+	std::vector<std::vector<std::size_t>> give_up_question(z3::solver& answered, const std::vector<std::size_t>& ask);
 	bool check_so_far(const pending_case& pc);
 	bool any_open() const;
 	void note(const std::string& why);	// to every goal

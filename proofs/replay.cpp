@@ -102,6 +102,9 @@ replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 	bool faulted = false;
 	for (std::size_t k = 0; k < ce.calls.size() && !faulted; k++)
 		faulted = !run(ce.calls[k], k);
+	if (ce.calls_not_needed > 0)
+		t += fmt::format("    (the obligation's {} later call{} not needed: the violation happens without them)\n",
+				 ce.calls_not_needed, ce.calls_not_needed == 1 ? " is" : "s are");
 	m.set_hardware(nullptr);
 	for (std::size_t k = 0; k < ce.witness.size() && !faulted; k++) {
 		t += "    witness (no hardware):\n";
@@ -126,6 +129,18 @@ counterexample shrink_counterexample(strategy& s, counterexample ce)
 	auto still = [&](const counterexample& c) { return replay_counterexample(s, c).confirmed; };
 	if (!still(ce))
 		return ce;
+	// Calls: the shortest start of the sequence that still fails, with the
+	// events of the calls it drops.
+	for (std::size_t n = 1; n < ce.calls.size(); n++) {
+		counterexample c = ce;
+		c.calls.resize(n);
+		std::erase_if(c.events, [n](const ce_event& e) { return e.call >= n; });
+		c.calls_not_needed = ce.calls_not_needed + (ce.calls.size() - n);
+		if (still(c)) {
+			ce = std::move(c);
+			break;
+		}
+	}
 	// Events: drop chunks of halving size while the failure stays.
 	for (std::size_t chunk = std::max<std::size_t>(ce.events.size() / 2, 1); chunk >= 1; chunk /= 2) {
 		for (std::size_t at = 0; at < ce.events.size();) {

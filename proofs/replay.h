@@ -21,7 +21,8 @@ struct replay_outcome {
 replay_outcome replay_counterexample(strategy& s, const counterexample& ce);
 
 // A confirmed counterexample with what it does not need taken out: the
-// hardware events, then the young and dirty flags of the initial table,
+// calls after the one the violation needs, the hardware events, then the
+// young and dirty flags of the initial table,
 // each dropped when the replay still shows the same violation (chunks
 // first, then one at a time).  The model's choice of everything the claim
 // does not constrain is arbitrary; this shows what the failure needs.
