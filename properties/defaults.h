@@ -3,9 +3,10 @@
 //
 // Each number is set from a measurement (bench/bench_defaults, the table in
 // docs/performance.md): for every builtin (strategy, property) cell that
-// fails, the cases to the first failure over 100 seeds; the default is about
-// twice the worst seed of its granule, so each of those cells fails on every
-// one of the 100 seeds with room to spare.  A seed's cases to the first
+// fails, the cases to the first failure over 100 seeds; each default is the
+// smallest multiple of 1000 at least twice the worst seed of its granule
+// (and of lockless or the other properties), so each of those cells fails on
+// every one of the 100 seeds with room to spare.  A seed's cases to the first
 // failure do not depend on the budget (RapidCheck's size grows with the case
 // index), so a default above the worst seed fails the cell on each seed.
 //
@@ -30,11 +31,11 @@ struct default_budget {
 constexpr default_budget default_budget_of(granule g)
 {
 	switch (g) {
-	case granule::k4: return {10000, 10000};
-	case granule::k16: return {5000, 20000};
-	case granule::k64: return {10000, 10000};
+	case granule::k4: return {9000, 10000};
+	case granule::k16: return {11000, 20000};
+	case granule::k64: return {7000, 11000};
 	}
-	return {10000, 20000};
+	return {11000, 20000};
 }
 
 constexpr int default_cases(granule g, property p)
