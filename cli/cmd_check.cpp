@@ -7,6 +7,7 @@
 // passed, 1 when one failed, 4 when none failed and one is undecided.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -161,17 +162,24 @@ int run_check(const check_cli& c)
 	std::size_t width = 16;
 	for (const strategy* s : strategies)
 		width = std::max(width, s->info().name.size());
+	// Each property's column fits its name and the longest word under it,
+	// so the table stays within 120 columns where the words allow.
+	std::array<std::size_t, nr_properties> col{};
+	for (std::size_t k = 0; k < nr_properties; k++)
+		col[k] = to_string(all_properties[k]).size();
+	for (std::size_t i = 0; i < cells.size(); i++)
+		col[i % nr_properties] = std::max(col[i % nr_properties], cells[i].word.size());
 	for (std::size_t i = 0; i < cells.size(); i++) {
 		const std::size_t in_gran = i % (strategies.size() * all_properties.size());
 		if (in_gran == 0) {
 			table += fmt::format("\n{:<{}}", fmt::format("[{}]", to_string(cells[i].gran)), width);
-			for (property p : all_properties)
-				table += fmt::format(" {:<14}", to_string(p));
+			for (std::size_t k = 0; k < nr_properties; k++)
+				table += fmt::format(" {:<{}}", to_string(all_properties[k]), col[k]);
 			table += "\n";
 		}
 		if (in_gran % all_properties.size() == 0)
 			table += fmt::format("{:<{}}", cells[i].test.strategy, width);
-		table += fmt::format(" {:<14}", cells[i].word);
+		table += fmt::format(" {:<{}}", cells[i].word, col[i % nr_properties]);
 		add_words(used, cells[i]);
 		if (in_gran % all_properties.size() == all_properties.size() - 1)
 			table += "\n";
