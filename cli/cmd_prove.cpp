@@ -118,14 +118,14 @@ int run_prove(const prove_cli& p)
 	}
 	// What a `proved` above means: the calls and tables each family ran.
 	fmt::print("\nwhat the obligations cover (a proof holds for these calls from these tables only):\n");
-	for (const proofs::obligation_scope& sc : proofs::obligation_scopes()) {
+	for (const proofs::obligation_family& f : proofs::obligation_table()) {
 		bool ran = false;
 		for (const auto& r : results)
-			ran = ran || proofs::scope_of(r) == &sc;
+			ran = ran || proofs::family_of(r) == &f;
 		if (!ran)
 			continue;
-		fmt::print("  {:<18} {} -- {}; {}\n", sc.prefix + "*", proofs::scope_properties(sc), proofs::scope_calls(sc),
-			   sc.tables);
+		fmt::print("  {:<18} {} -- {}; {}\n", f.prefix + "*", proofs::scope_properties(f.scope),
+			   proofs::scope_calls(f.scope), f.scope.tables);
 	}
 	fmt::print("\n{} passed, {} failed, {} undecided\n", passed, failed, undecided);
 	return exit_for(failed, undecided);

@@ -48,50 +48,6 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 	return run_isolated(jobs, parallel, o.wall_seconds, done);
 }
 
-const std::vector<obligation_scope>& obligation_scopes()
-{
-	using enum call_kind;
-	static const std::vector<obligation_scope> scopes = {
-		{"batch-or/", {property::batch_or, property::isolation}, {get_and_clear_full_ptes},
-		 "full=1, every table of two folded runs of one folio, every range in them", false},
-		{"batch-or-full0/", {property::batch_or, property::isolation}, {get_and_clear_full_ptes},
-		 "full=0, every table of two folded runs of one folio, every range in them", false},
-		{"per-call/one-call", {property::per_call}, {ptep_get, ptep_get_and_clear_full, get_and_clear_full_ptes},
-		 "one folded run of one folio in the middle of a full teardown", false},
-		{"no-loss/one-call", {property::no_loss}, {ptep_get, ptep_get_and_clear_full, get_and_clear_full_ptes},
-		 "one folded run of one folio in the middle of a full teardown", false},
-		{"exit/run-", {property::no_loss, property::per_call}, {ptep_get, ptep_get_and_clear_full},
-		 "the whole full teardown, entry by entry, of one folded run of one folio", false},
-		{"exit/batch-", {property::no_loss, property::per_call}, {ptep_get, get_and_clear_full_ptes},
-		 "the whole full teardown, in one batch, of one folded run of one folio", false},
-	};
-	return scopes;
-}
-
-std::string scope_properties(const obligation_scope& sc)
-{
-	std::string s;
-	for (property q : sc.properties)
-		s += fmt::format("{}{}", s.empty() ? "" : ", ", to_string(q));
-	return s;
-}
-
-std::string scope_calls(const obligation_scope& sc)
-{
-	std::string s;
-	for (call_kind k : sc.calls)
-		s += fmt::format("{}{}", s.empty() ? "" : ", ", to_string(k));
-	return s;
-}
-
-const obligation_scope* scope_of(const proof_result& r)
-{
-	for (const obligation_scope& sc : obligation_scopes())
-		if (r.obligation.starts_with(sc.prefix))
-			return &sc;
-	return nullptr;
-}
-
 std::vector<property> covered_properties(const proof_result& r)
 {
 	const obligation_scope* sc = scope_of(r);

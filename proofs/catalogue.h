@@ -8,6 +8,7 @@
 
 #include "impl/strategy.h"
 #include "model/geometry.h"
+#include "proofs/obligation_table.h"
 #include "proofs/obligations.h"
 
 namespace ptespec::proofs {
@@ -23,28 +24,8 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 				    const prove_options& o,
 				    const std::function<void(const proof_result&)>& done = {});
 
-// What an obligation's proof covers: the checker properties it speaks for,
-// the calls it runs, and the tables it starts from.  `every_table` is true
-// only for an obligation whose worlds are every table the callers can
-// reach; no obligation is stated that way yet, so every proof today is of
-// some calls from some tables.
-struct obligation_scope {
-	std::string prefix;	// the obligation names it describes
-	std::vector<property> properties;
-	std::vector<call_kind> calls;
-	std::string tables;
-	bool every_table = false;
-};
-// The scopes, one entry per obligation family.
-const std::vector<obligation_scope>& obligation_scopes();
-// A scope's properties and calls as comma-separated names, for printing.
-std::string scope_properties(const obligation_scope& sc);
-std::string scope_calls(const obligation_scope& sc);
-// The scope of one result's obligation; nullptr for the helper algebra.
-const obligation_scope* scope_of(const proof_result& r);
-
-// The checker property an obligation speaks for (batch-or covers isolation
-// too, see obligations.cpp); empty for the helper algebra.
+// The checker properties an obligation speaks for (its family's scope in the
+// obligation table); empty for the helper algebra.
 std::vector<property> covered_properties(const proof_result& r);
 
 // The calls whose ends the checker judges p at, among those s implements.

@@ -25,8 +25,6 @@ z3::context& shared_context()
 	return *ctx;
 }
 
-std::string cont_name(const geometry& g) { return fmt::format("cont{}", g.cont_ptes); }
-
 // Concrete positions inside a run of c entries the one-call obligations
 // try: the edges and the middle (a strategy decides by alignment, so these
 // are the distinct cases of the code under test; stated in each result's
@@ -85,18 +83,6 @@ std::string ranges_note(std::size_t c, const prove_options& o)
 	return "starts 0,1,c/2,c-1,c,c+1,2c-1 x ends i+1,i+2,c-1,c,c+1,2c-1,2c: each run edge, inside, across";
 }
 
-std::string batch_or_name(const geometry& geo, bool full)
-{
-	return fmt::format("{}/{}", full ? "batch-or" : "batch-or-full0", cont_name(geo));
-}
-
-std::string one_call_name(property p) { return fmt::format("{}/one-call", to_string(p)); }
-
-std::string exit_name(const geometry& geo, bool batched)
-{
-	return fmt::format("exit/{}-{}", batched ? "batch" : "run", cont_name(geo));
-}
-
 z3::expr eq(const sym_flags& a, const sym_flags& b) { return a.y == b.y && a.d == b.d; }
 
 } // namespace
@@ -110,15 +96,14 @@ z3::expr eq(const sym_flags& a, const sym_flags& b) { return a.y == b.y && a.d =
 //       young(r) = OR_p young(v_p),  dirty(r) = OR_p dirty(v_p)   (batch-or)
 //   (2) for all p outside [i, i+nr): the entry still maps what it mapped
 //       (pte_same_mapping)                                         (isolation)
-proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_options& o)
+void prove_batch_or(obligation_run& run, bool full)
 {
 	stopwatch clock;
-	const geometry geo = geometry::of(g);
-	const std::size_t c = geo.cont_ptes;
-	proof_result r;
-	r.obligation = batch_or_name(geo, full);
-	r.strategy = s.info().name;
-	r.gran = g;
+	strategy& s = run.s;
+	const granule g = run.g;
+	const prove_options& o = run.o;
+	const std::size_t c = geometry::of(g).cont_ptes;
+	proof_result& r = run.results.front();
 	// Short ranges first: a strategy whose long batches branch per entry
 	// may exhaust the path budget there, and a broken one is usually
 	// broken on short ranges already.
@@ -163,7 +148,6 @@ proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_optio
 	r.detail += fmt::format("{} (i, nr) ranges over 2 runs ({}), full={}, any number of hw events per gap",
 			       ranges.size(), ranges_note(c, o), full ? 1 : 0);
 	r.seconds = clock.seconds();
-	return r;
 }
 
 // per-call/one-call and no-loss/one-call: from every run of one folio in
@@ -181,25 +165,27 @@ proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_optio
 //   no-loss:   every live event is handed off by C's report, or still
 //              visible through a page it is pending for.
 //
-// Both obligations are stated over the same cases, so `props` may ask for
+// Both obligations are stated over the same cases, so a run may ask for
 // both at once: each case's paths run once and one question asks both
 // claim sets (case_batch's goals); the results then share their run and
 // their seconds, which each reports as its own.
-std::vector<proof_result> prove_one_call(strategy& s, granule g, const std::vector<property>& props,
-					 const prove_options& o)
+void prove_one_call(obligation_run& run)
 {
 	stopwatch clock;
+	strategy& s = run.s;
+	const granule g = run.g;
+	const prove_options& o = run.o;
 	const geometry geo = geometry::of(g);
 	const std::size_t c = geo.cont_ptes;
+	std::vector<property> props;
+	for (const obligation_family* f : run.families)
+		props.push_back(f->scope.properties.front());
 	auto wants = [&](property p) { return std::find(props.begin(), props.end(), p) != props.end(); };
-	std::vector<proof_result> rs(props.size());
+	std::vector<proof_result>& rs = run.results;
 	std::vector<case_batch::goal> goals;
 	for (std::size_t k = 0; k < props.size(); k++) {
 		if (props[k] != property::per_call && props[k] != property::no_loss)
 			throw internal_error(fmt::format("one-call: no obligation for {}", to_string(props[k])));
-		rs[k].obligation = one_call_name(props[k]);
-		rs[k].strategy = s.info().name;
-		rs[k].gran = g;
 		goals.push_back({{props[k]}, &rs[k]});
 	}
 	std::size_t cases = 0;
@@ -248,12 +234,6 @@ std::vector<proof_result> prove_one_call(strategy& s, granule g, const std::vect
 			r.detail += "; paths run once for per-call/one-call and no-loss/one-call, time shared";
 		r.seconds = seconds;
 	}
-	return rs;
-}
-
-proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o)
-{
-	return prove_one_call(s, g, std::vector<property>{p}, o).front();
 }
 
 // exit/run-cont<N> (exit/batch-cont<N>): a whole folded run of one folio,
@@ -264,15 +244,15 @@ proof_result prove_one_call(strategy& s, granule g, property p, const prove_opti
 //   no-loss:  OR of the clears' reports >= OR(initial flags, every event)
 //   per-call: every call reports every flag pending for its page when it
 //             began (the checker's ledger, ledger.h)
-proof_result prove_exit(strategy& s, granule g, bool batched, const prove_options& o)
+void prove_exit(obligation_run& run, bool batched)
 {
 	stopwatch clock;
+	strategy& s = run.s;
+	const granule g = run.g;
+	const prove_options& o = run.o;
 	const geometry geo = geometry::of(g);
 	const std::size_t c = geo.cont_ptes;
-	proof_result r;
-	r.obligation = exit_name(geo, batched);
-	r.strategy = s.info().name;
-	r.gran = g;
+	proof_result& r = run.results.front();
 	// The calls are core-mm's (mm/callers.h) over a folded run of one
 	// folio, whatever the flags: every entry valid and CONT, so the walk
 	// is the same for every initial state the proof covers.
@@ -312,18 +292,6 @@ proof_result prove_exit(strategy& s, granule g, bool batched, const prove_option
 	r.verdict = batch.check();
 	r.detail += fmt::format("{} calls over one folded run, any number of hw events per gap", calls.size());
 	r.seconds = clock.seconds();
-	return r;
-}
-
-std::vector<std::string> obligation_names(granule g)
-{
-	const geometry geo = geometry::of(g);
-	std::vector<std::string> out = helper_names();
-	for (const std::string& n : {batch_or_name(geo, true), batch_or_name(geo, false),
-				     one_call_name(property::per_call), one_call_name(property::no_loss),
-				     exit_name(geo, false), exit_name(geo, true)})
-		out.push_back(n);
-	return out;
 }
 
 void replay_result(strategy& s, proof_result& r)
@@ -342,37 +310,6 @@ void replay_result(strategy& s, proof_result& r)
 	const replay_outcome out = replay_counterexample(s, *r.ce);
 	r.replay = out.confirmed ? "confirmed" : "MISMATCH: " + out.why;
 	r.ce_text = out.text;
-}
-
-std::vector<obligation> obligations_of(strategy& s, granule g, const prove_options& o)
-{
-	std::vector<obligation> out;
-	auto add = [&](std::string name, std::function<proof_result()> prove) {
-		if (o.wants(name))
-			out.push_back({{std::move(name)}, [prove] { return std::vector<proof_result>{prove()}; }});
-	};
-	const geometry geo = geometry::of(g);
-	strategy* sp = &s;
-	if (s.implements(call_kind::get_and_clear_full_ptes)) {
-		add(batch_or_name(geo, true), [sp, g, o] { return prove_batch_or(*sp, g, true, o); });
-		add(batch_or_name(geo, false), [sp, g, o] { return prove_batch_or(*sp, g, false, o); });
-	}
-	if (s.implements(call_kind::ptep_get) && s.implements(call_kind::ptep_get_and_clear_full)) {
-		// per-call and no-loss one-call share their cases: one run of both.
-		std::vector<property> props;
-		std::vector<std::string> names;
-		for (property p : {property::per_call, property::no_loss})
-			if (o.wants(one_call_name(p))) {
-				props.push_back(p);
-				names.push_back(one_call_name(p));
-			}
-		if (!props.empty())
-			out.push_back({names, [sp, g, o, props] { return prove_one_call(*sp, g, props, o); }});
-		add(exit_name(geo, false), [sp, g, o] { return prove_exit(*sp, g, false, o); });
-		if (s.implements(call_kind::get_and_clear_full_ptes))
-			add(exit_name(geo, true), [sp, g, o] { return prove_exit(*sp, g, true, o); });
-	}
-	return out;
 }
 
 std::vector<proof_result> run_obligation(strategy& s, const obligation& ob)

@@ -1,8 +1,6 @@
 // The proof obligations, each a function whose comment states its
-// conjecture, and the catalogue `ptespec prove` runs.
-//
-// Names are stable: helpers/<law>, batch-or/cont<N>, batch-or-full0/cont<N>,
-// per-call/one-call, no-loss/one-call, exit/run-cont<N>, exit/batch-cont<N>.
+// conjecture; their names, the strategies they apply to and what they
+// cover are their entries in the obligation table (proofs/obligation_table.h).
 #pragma once
 
 #include <functional>
@@ -11,6 +9,7 @@
 
 #include "impl/strategy.h"
 #include "model/geometry.h"
+#include "proofs/obligation_table.h"
 #include "proofs/prover.h"
 
 namespace ptespec::proofs {
@@ -19,29 +18,14 @@ namespace ptespec::proofs {
 std::vector<proof_result> prove_helpers(granule g, const prove_options& o);
 std::vector<std::string> helper_names();
 
-// Every obligation name at granule g, helpers first (what --obligation
-// prefixes are matched against).
-std::vector<std::string> obligation_names(granule g);
-
-proof_result prove_batch_or(strategy& s, granule g, bool full, const prove_options& o);
-proof_result prove_one_call(strategy& s, granule g, property p, const prove_options& o);
-// per-call/one-call and no-loss/one-call together: one run of the shared
-// cases, a result per property in `props`, in that order.
-std::vector<proof_result> prove_one_call(strategy& s, granule g, const std::vector<property>& props,
-					 const prove_options& o);
-proof_result prove_exit(strategy& s, granule g, bool batched, const prove_options& o);
-
-// One obligation of one strategy at one granule, by name -- or several
-// proved over one run of shared cases (per-call and no-loss one-call), a
-// result per name.
-struct obligation {
-	std::vector<std::string> names;
-	std::function<std::vector<proof_result>()> prove;
-};
-
-// The obligations that apply to s at g (helpers excluded), those o.only
-// selects.
-std::vector<obligation> obligations_of(strategy& s, granule g, const prove_options& o);
+// The prove functions of the table's families: each makes its cases and
+// fills run.results (one result per family of the run).
+void prove_batch_or(obligation_run& run, bool full);
+// per-call/one-call and no-loss/one-call, alone or together: one run of the
+// shared cases, a goal per family (each covers one property, the one its
+// claims are about).
+void prove_one_call(obligation_run& run);
+void prove_exit(obligation_run& run, bool batched);
 
 // Proves one, timed as a whole, each refutation replayed on the concrete
 // machine.

@@ -109,7 +109,7 @@ TEST(proofs, helper_algebra_is_proved_for_all_words)
 
 TEST(proofs, mainline_batch_or_is_proved_at_cont16)
 {
-	proof_result r = prove_batch_or(registry::global().get("mainline"), granule::k4, true, quick());
+	proof_result r = prove_named(registry::global().get("mainline"), granule::k4, "batch-or/cont16", quick());
 	EXPECT_EQ(r.verdict, proof_verdict::proved) << r.detail;
 	EXPECT_GT(r.paths, 1u);
 }
@@ -117,7 +117,7 @@ TEST(proofs, mainline_batch_or_is_proved_at_cont16)
 TEST(proofs, robust_batch_or_is_refuted_and_the_checker_confirms)
 {
 	strategy& s = registry::global().get("robust");
-	proof_result r = prove_batch_or(s, granule::k4, true, quick());
+	proof_result r = prove_named(s, granule::k4, "batch-or/cont16", quick());
 	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
 	ASSERT_TRUE(r.ce.has_value());
 	EXPECT_EQ(r.ce->prop, property::batch_or);
@@ -128,7 +128,7 @@ TEST(proofs, robust_batch_or_is_refuted_and_the_checker_confirms)
 TEST(proofs, simple_per_call_is_refuted_and_the_checker_confirms)
 {
 	strategy& s = registry::global().get("simple");
-	proof_result r = prove_one_call(s, granule::k4, property::per_call, quick());
+	proof_result r = prove_named(s, granule::k4, "per-call/one-call", quick());
 	ASSERT_EQ(r.verdict, proof_verdict::refuted);
 	replay_result(s, r);
 	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
@@ -137,7 +137,7 @@ TEST(proofs, simple_per_call_is_refuted_and_the_checker_confirms)
 TEST(proofs, a_broken_batch_is_refuted)
 {
 	auto broken = make_strategy<first_only>("first-only", "returns the first entry without the OR", "test");
-	proof_result r = prove_batch_or(*broken, granule::k4, true, quick());
+	proof_result r = prove_named(*broken, granule::k4, "batch-or/cont16", quick());
 	ASSERT_EQ(r.verdict, proof_verdict::refuted);
 	ASSERT_TRUE(r.ce.has_value());
 	EXPECT_EQ(r.ce->prop, property::batch_or);
@@ -159,10 +159,10 @@ TEST(proofs, one_run_of_both_one_call_obligations_gives_each_its_own_verdict)
 			continue;
 		SCOPED_TRACE(s->info().name);
 		std::vector<proof_result> joint =
-			prove_one_call(*s, granule::k4, {property::per_call, property::no_loss}, quick());
+			prove_named(*s, granule::k4, std::vector<std::string>{"per-call/one-call", "no-loss/one-call"}, quick());
 		ASSERT_EQ(joint.size(), 2u);
-		const proof_result alone[2] = {prove_one_call(*s, granule::k4, property::per_call, quick()),
-					       prove_one_call(*s, granule::k4, property::no_loss, quick())};
+		const proof_result alone[2] = {prove_named(*s, granule::k4, "per-call/one-call", quick()),
+					       prove_named(*s, granule::k4, "no-loss/one-call", quick())};
 		const property props[2] = {property::per_call, property::no_loss};
 		for (std::size_t k = 0; k < 2; k++) {
 			EXPECT_EQ(joint[k].obligation, alone[k].obligation);
@@ -257,12 +257,12 @@ TEST(proofs, the_reductions_change_no_verdict)
 	for (strategy* s : registry::global().all()) {
 		if (!s->implements(call_kind::get_and_clear_full_ptes))
 			continue;
-		for (auto prove : {+[](strategy& st, const prove_options& o) { return prove_exit(st, granule::k4, false, o); },
-				   +[](strategy& st, const prove_options& o) { return prove_exit(st, granule::k4, true, o); },
+		for (auto prove : {+[](strategy& st, const prove_options& o) { return prove_named(st, granule::k4, "exit/run-cont16", o); },
+				   +[](strategy& st, const prove_options& o) { return prove_named(st, granule::k4, "exit/batch-cont16", o); },
 				   +[](strategy& st, const prove_options& o) {
-					   return prove_one_call(st, granule::k4, property::per_call, o);
+					   return prove_named(st, granule::k4, "per-call/one-call", o);
 				   },
-				   +[](strategy& st, const prove_options& o) { return prove_batch_or(st, granule::k4, true, o); }}) {
+				   +[](strategy& st, const prove_options& o) { return prove_named(st, granule::k4, "batch-or/cont16", o); }}) {
 			proof_result a = prove(*s, reduced);
 			// Undecided with the reductions: slower still without them.
 			if (a.verdict == proof_verdict::unknown)
@@ -296,8 +296,8 @@ TEST(proofs, a_teardown_is_refuted_at_its_first_broken_call)
 	at_end.early_checks.clear();
 	prove_options early = quick();
 	early.early_checks = {1, 2, 3, 4};
-	proof_result whole = prove_exit(*simple, granule::k4, false, at_end);
-	proof_result prefix = prove_exit(*simple, granule::k4, false, early);
+	proof_result whole = prove_named(*simple, granule::k4, "exit/run-cont16", at_end);
+	proof_result prefix = prove_named(*simple, granule::k4, "exit/run-cont16", early);
 	ASSERT_EQ(whole.verdict, proof_verdict::refuted) << whole.detail;
 	ASSERT_EQ(prefix.verdict, proof_verdict::refuted) << prefix.detail;
 	EXPECT_LT(prefix.paths, whole.paths);
@@ -306,7 +306,7 @@ TEST(proofs, a_teardown_is_refuted_at_its_first_broken_call)
 	// mainline: proved with its claims asked early and often.
 	strategy* ml = registry::global().find("mainline");
 	ASSERT_NE(ml, nullptr);
-	EXPECT_EQ(prove_exit(*ml, granule::k4, false, early).verdict, proof_verdict::proved);
+	EXPECT_EQ(prove_named(*ml, granule::k4, "exit/run-cont16", early).verdict, proof_verdict::proved);
 }
 
 // A strategy's entry access outside the table, on a path the solver shows
@@ -316,7 +316,7 @@ TEST(proofs, a_teardown_is_refuted_at_its_first_broken_call)
 TEST(proofs, an_access_outside_the_table_is_refuted_as_isolation)
 {
 	auto s = make_strategy<reads_past_when_dirty>("reads-past-when-dirty", "reads past a dirty batch", "test");
-	proof_result r = prove_batch_or(*s, granule::k4, true, quick());
+	proof_result r = prove_named(*s, granule::k4, "batch-or/cont16", quick());
 	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
 	ASSERT_TRUE(r.ce.has_value());
 	EXPECT_EQ(r.ce->prop, property::isolation);
@@ -344,7 +344,7 @@ TEST(proofs, a_flush_past_the_table_is_refuted_as_well_formed)
 	auto s = make_strategy<flushes_past_when_young>("flushes-past-when-young", "flushes past a young batch",
 							 "test");
 	std::vector<proof_result> rs =
-		prove_one_call(*s, granule::k4, {property::per_call, property::no_loss}, quick());
+		prove_named(*s, granule::k4, std::vector<std::string>{"per-call/one-call", "no-loss/one-call"}, quick());
 	ASSERT_EQ(rs.size(), 2u);
 	for (proof_result& r : rs) {
 		SCOPED_TRACE(r.obligation);

@@ -1,0 +1,193 @@
+#include "proofs/obligation_table.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "model/errors.h"
+#include "proofs/obligations.h"
+
+namespace ptespec::proofs {
+
+const std::vector<obligation_family>& obligation_table()
+{
+	using enum call_kind;
+	// A family is one entry here and one prove function in obligations.cpp.
+	static const std::vector<obligation_family> table = {
+		{.prefix = "batch-or/",
+		 .needs = {get_and_clear_full_ptes},
+		 .prove = [](obligation_run& run) { prove_batch_or(run, true); },
+		 .scope = {{property::batch_or, property::isolation},
+			   {get_and_clear_full_ptes},
+			   "full=1, every table of two folded runs of one folio, every range in them",
+			   false}},
+		{.prefix = "batch-or-full0/",
+		 .needs = {get_and_clear_full_ptes},
+		 .prove = [](obligation_run& run) { prove_batch_or(run, false); },
+		 .scope = {{property::batch_or, property::isolation},
+			   {get_and_clear_full_ptes},
+			   "full=0, every table of two folded runs of one folio, every range in them",
+			   false}},
+		{.prefix = "per-call/one-call",
+		 .sized = false,
+		 .needs = {ptep_get, ptep_get_and_clear_full},
+		 .shares_run = "one-call",
+		 .prove = prove_one_call,
+		 .scope = {{property::per_call},
+			   {ptep_get, ptep_get_and_clear_full, get_and_clear_full_ptes},
+			   "one folded run of one folio in the middle of a full teardown",
+			   false}},
+		{.prefix = "no-loss/one-call",
+		 .sized = false,
+		 .needs = {ptep_get, ptep_get_and_clear_full},
+		 .shares_run = "one-call",
+		 .prove = prove_one_call,
+		 .scope = {{property::no_loss},
+			   {ptep_get, ptep_get_and_clear_full, get_and_clear_full_ptes},
+			   "one folded run of one folio in the middle of a full teardown",
+			   false}},
+		{.prefix = "exit/run-",
+		 .needs = {ptep_get, ptep_get_and_clear_full},
+		 .prove = [](obligation_run& run) { prove_exit(run, false); },
+		 .scope = {{property::no_loss, property::per_call},
+			   {ptep_get, ptep_get_and_clear_full},
+			   "the whole full teardown, entry by entry, of one folded run of one folio",
+			   false}},
+		{.prefix = "exit/batch-",
+		 .needs = {ptep_get, ptep_get_and_clear_full, get_and_clear_full_ptes},
+		 .prove = [](obligation_run& run) { prove_exit(run, true); },
+		 .scope = {{property::no_loss, property::per_call},
+			   {ptep_get, get_and_clear_full_ptes},
+			   "the whole full teardown, in one batch, of one folded run of one folio",
+			   false}},
+	};
+	return table;
+}
+
+std::string obligation_family::name(granule g) const
+{
+	return sized ? fmt::format("{}cont{}", prefix, geometry::of(g).cont_ptes) : prefix;
+}
+
+bool obligation_family::applies_to(const strategy& s) const
+{
+	return std::all_of(needs.begin(), needs.end(), [&](call_kind k) { return s.implements(k); });
+}
+
+const obligation_family* family_of(const proof_result& r)
+{
+	for (const obligation_family& f : obligation_table())
+		if (f.name(r.gran) == r.obligation)
+			return &f;
+	return nullptr;
+}
+
+const obligation_scope* scope_of(const proof_result& r)
+{
+	const obligation_family* f = family_of(r);
+	return f ? &f->scope : nullptr;
+}
+
+std::string scope_properties(const obligation_scope& sc)
+{
+	std::string s;
+	for (property q : sc.properties)
+		s += fmt::format("{}{}", s.empty() ? "" : ", ", to_string(q));
+	return s;
+}
+
+std::string scope_calls(const obligation_scope& sc)
+{
+	std::string s;
+	for (call_kind k : sc.calls)
+		s += fmt::format("{}{}", s.empty() ? "" : ", ", to_string(k));
+	return s;
+}
+
+std::vector<std::string> obligation_names(granule g)
+{
+	std::vector<std::string> out = helper_names();
+	for (const obligation_family& f : obligation_table())
+		out.push_back(f.name(g));
+	return out;
+}
+
+namespace {
+
+// The run of `families` for s at g: a result per family, named.
+obligation_run run_of(strategy& s, granule g, const prove_options& o, std::vector<const obligation_family*> families)
+{
+	obligation_run run{s, g, o, std::move(families), {}};
+	for (const obligation_family* f : run.families) {
+		proof_result r;
+		r.obligation = f->name(g);
+		r.strategy = s.info().name;
+		r.gran = g;
+		run.results.push_back(std::move(r));
+	}
+	return run;
+}
+
+std::vector<proof_result> prove_together(strategy& s, granule g, const prove_options& o,
+					 const std::vector<const obligation_family*>& families)
+{
+	obligation_run run = run_of(s, g, o, families);
+	families.front()->prove(run);
+	return std::move(run.results);
+}
+
+} // namespace
+
+std::vector<obligation> obligations_of(strategy& s, granule g, const prove_options& o)
+{
+	// Each selected family that applies, those sharing a run gathered into
+	// the obligation of the first of them.
+	std::vector<std::vector<const obligation_family*>> runs;
+	for (const obligation_family& f : obligation_table()) {
+		if (!f.applies_to(s) || !o.wants(f.name(g)))
+			continue;
+		auto shared = std::find_if(runs.begin(), runs.end(), [&](const auto& run) {
+			return !f.shares_run.empty() && run.front()->shares_run == f.shares_run;
+		});
+		if (shared != runs.end())
+			shared->push_back(&f);
+		else
+			runs.push_back({&f});
+	}
+	std::vector<obligation> out;
+	strategy* sp = &s;
+	for (const std::vector<const obligation_family*>& families : runs) {
+		obligation ob;
+		for (const obligation_family* f : families)
+			ob.names.push_back(f->name(g));
+		ob.prove = [sp, g, o, families] { return prove_together(*sp, g, o, families); };
+		out.push_back(std::move(ob));
+	}
+	return out;
+}
+
+std::vector<proof_result> prove_named(strategy& s, granule g, const std::vector<std::string>& names,
+				      const prove_options& o)
+{
+	std::vector<const obligation_family*> families;
+	for (const std::string& n : names) {
+		const auto& table = obligation_table();
+		auto f = std::find_if(table.begin(), table.end(), [&](const obligation_family& x) { return x.name(g) == n; });
+		if (f == table.end())
+			throw internal_error(fmt::format("no obligation named {} at {}", n, to_string(g)));
+		if (!families.empty() && (f->shares_run.empty() || f->shares_run != families.front()->shares_run))
+			throw internal_error(fmt::format("{} does not share a run with {}", n, names.front()));
+		families.push_back(&*f);
+	}
+	if (families.empty())
+		throw internal_error("prove_named: no obligation named");
+	return prove_together(s, g, o, families);
+}
+
+proof_result prove_named(strategy& s, granule g, const std::string& name, const prove_options& o)
+{
+	return prove_named(s, g, std::vector<std::string>{name}, o).front();
+}
+
+} // namespace ptespec::proofs
