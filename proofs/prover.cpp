@@ -525,97 +525,81 @@ bool case_batch::any_open() const
 	return std::any_of(goals_.begin(), goals_.end(), [](const goal_state& g) { return g.open(); });
 }
 
+namespace {
+
+// A solver frame for one case: the world's assumptions hold for it only.
+class solver_frame {
+public:
+	explicit solver_frame(z3::solver& s) : s_(s) { s_.push(); }
+	~solver_frame() { s_.pop(); }
+	solver_frame(const solver_frame&) = delete;
+	solver_frame& operator=(const solver_frame&) = delete;
+
+private:
+	z3::solver& s_;
+};
+
+} // namespace
+
 bool case_batch::add(const sym_world& world, const scenario& sc)
 {
 	if (!any_open() || stopped_)
 		return false;
-	z3::solver& s = oracle_solver_;
-	s.push();
-	for (const z3::expr& a : world.assumptions)
-		s.add(a);
-	// A world whose assumptions contradict each other would prove anything.
-	const z3::check_result consistent = s.check();
-	if (consistent == z3::unsat)
-		throw internal_error("prover: the world's assumptions are unsatisfiable");
-	path_solver paths(s, world.assumptions, o_.repair_models);
+	const solver_frame frame(oracle_solver_);
+	const z3::check_result consistent = assume(world);
+	path_solver paths(oracle_solver_, world.assumptions, o_.repair_models);
 	slicer_ = &paths.slicer();
 	struct forget {	// the slicer ends with the path solver
 		bit_slicer*& p;
 		~forget() { p = nullptr; }
 	} forgotten{slicer_};
 	if (o_.repair_models && consistent == z3::sat)
-		paths.set_root(s.get_model());
+		paths.set_root(oracle_solver_.get_model());
 
 	pending_case pc{world, sc.calls, {}, {}, {}, false};
+	if (const std::optional<bool> ended = run_case(paths, world, sc, pc))
+		return *ended;
+	cases_.push_back(std::move(pc));
+	// Big tables make big formulas: fewer cases per question.
+	if (cases_.size() * world.initial.size() >= entries_)
+		flush();
+	return any_open();
+}
+
+z3::check_result case_batch::assume(const sym_world& world)
+{
+	for (const z3::expr& a : world.assumptions)
+		oracle_solver_.add(a);
+	// A world whose assumptions contradict each other would prove anything.
+	const z3::check_result consistent = oracle_solver_.check();
+	if (consistent == z3::unsat)
+		throw internal_error("prover: the world's assumptions are unsatisfiable");
+	return consistent;
+}
+
+std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& world, const scenario& sc,
+					 pending_case& pc)
+{
 	std::vector<z3::expr> table = world.initial;
 	std::vector<bool> carried;	// none before the first call
 	auto next_check = o_.early_checks.begin();
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		sym_step st;
-		const double spent_before = spent_;
-		struct charge {	// the run seconds of this call, to every goal
-			case_batch& b;
-			double before;
-			~charge()
-			{
-				for (goal_state& g : b.goals_)
-					g.g.into->run_seconds += b.spent_ - before;
-			}
-		};
 		try {
-			const charge charged{*this, spent_before};
-			st = run_call(ctx_, paths, strat_, world, table, sc.calls[k], k, o_, spent_, carried);
+			st = run_charged(paths, world, table, sc.calls[k], k, carried);
 		} catch (const path_budget_exhausted& e) {
-			s.pop();
-			note(e.why);
-			// The calls that did run may already break a claim: that
-			// refutes the obligation whatever the rest would do.
-			if (!pc.claims.empty() && check_so_far(pc))
-				note(fmt::format("the claims of the {} calls before it hold", k));
-			for (goal_state& g : goals_)
-				if (g.open())
-					g.verdict = proof_verdict::unknown;
-			// The budget is gone for every later case too.
-			stopped_ = stopped_ || e.out_of_time;
-			return any_open() && !stopped_;
+			return give_up_case(e.why, e.out_of_time, pc, k);
 		} catch (const path_fault& f) {
-			// Refutes every goal still open, whatever its property: the
-			// checker reports the fault itself (isolation, well-formed)
-			// before any claim about the call could be judged.
-			const std::optional<counterexample> ce =
-				fault_counterexample(paths, world, sc.calls, k, pc.trace, pc.parts, f);
-			s.pop();
-			for (goal_state& g : goals_) {
-				if (!g.open())
-					continue;
-				note(*g.g.into, fault_note(sc.calls[k], f.fault));
-				if (!ce) {
-					note(*g.g.into, "the solver gave no model of that path");
-					g.verdict = proof_verdict::unknown;
-					g.gave_up = true;
-					continue;
-				}
-				g.g.into->ce = *ce;
-				g.verdict = proof_verdict::refuted;
-			}
+			refute_by_fault(sc.calls[k], f.fault,
+					fault_counterexample(paths, world, sc.calls, k, pc.trace, pc.parts, f));
 			return false;
 		}
-		for (goal_state& g : goals_)
-			g.g.into->paths += st.paths;
-		// Joined: some part of the call had paths to tell apart (ite terms).
-		for (const auto& part : st.parts)
-			pc.joined = pc.joined || part.size() > 1;
-		if (sc.observe)
-			sc.observe(st, pc.claims);
-		pc.trace.insert(pc.trace.end(), st.trace.begin(), st.trace.end());
-		pc.parts.push_back(std::move(st.parts));
+		record(st, sc, pc);
 		table = st.after;
 		if (next_check != o_.early_checks.end() && k + 1 >= *next_check && k + 1 < sc.calls.size() &&
 		    !pc.claims.empty()) {
-			if (!check_so_far(pc)) {
-				s.pop();
+			if (!check_so_far(pc))
 				return false;
-			}
 			// They hold in every model (of the goals still open, the
 			// only ones asked again): the final question leaves them out.
 			pc.claims.clear();
@@ -623,12 +607,72 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 				++next_check;
 		}
 	}
-	s.pop();
-	cases_.push_back(std::move(pc));
-	// Big tables make big formulas: fewer cases per question.
-	if (cases_.size() * world.initial.size() >= entries_)
-		flush();
-	return any_open();
+	return std::nullopt;
+}
+
+sym_step case_batch::run_charged(path_solver& paths, const sym_world& world, const std::vector<z3::expr>& table,
+				 const call& c, std::size_t ordinal, std::vector<bool>& carried)
+{
+	struct charge {	// the run seconds of this call, to every goal
+		case_batch& b;
+		double before;
+		~charge()
+		{
+			for (goal_state& g : b.goals_)
+				g.g.into->run_seconds += b.spent_ - before;
+		}
+	};
+	const charge charged{*this, spent_};
+	return run_call(ctx_, paths, strat_, world, table, c, ordinal, o_, spent_, carried);
+}
+
+bool case_batch::give_up_case(const std::string& why, bool out_of_time, const pending_case& pc,
+			      std::size_t calls_run)
+{
+	note(why);
+	// The calls that did run may already break a claim: that refutes the
+	// obligation whatever the rest would do.
+	if (!pc.claims.empty() && check_so_far(pc))
+		note(fmt::format("the claims of the {} calls before it hold", calls_run));
+	for (goal_state& g : goals_)
+		if (g.open())
+			g.verdict = proof_verdict::unknown;
+	// The budget is gone for every later case too.
+	stopped_ = stopped_ || out_of_time;
+	return any_open() && !stopped_;
+}
+
+// Refutes every goal still open, whatever its property: the checker reports
+// the fault itself (isolation, well-formed) before any claim about the call
+// could be judged.
+void case_batch::refute_by_fault(const call& c, const strategy_fault& fault, const std::optional<counterexample>& ce)
+{
+	for (goal_state& g : goals_) {
+		if (!g.open())
+			continue;
+		note(*g.g.into, fault_note(c, fault));
+		if (!ce) {
+			note(*g.g.into, "the solver gave no model of that path");
+			g.verdict = proof_verdict::unknown;
+			g.gave_up = true;
+			continue;
+		}
+		g.g.into->ce = *ce;
+		g.verdict = proof_verdict::refuted;
+	}
+}
+
+void case_batch::record(sym_step& st, const scenario& sc, pending_case& pc)
+{
+	for (goal_state& g : goals_)
+		g.g.into->paths += st.paths;
+	// Joined: some part of the call had paths to tell apart (ite terms).
+	for (const auto& part : st.parts)
+		pc.joined = pc.joined || part.size() > 1;
+	if (sc.observe)
+		sc.observe(st, pc.claims);
+	pc.trace.insert(pc.trace.end(), st.trace.begin(), st.trace.end());
+	pc.parts.push_back(std::move(st.parts));
 }
 
 // The claims of `pc` not yet proved, on the calls it has run so far (each
@@ -698,108 +742,130 @@ void case_batch::flush()
 
 std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, const std::vector<std::size_t>& ask)
 {
-	auto asked = [&](const claim& cl) {
-		return std::any_of(ask.begin(), ask.end(), [&](std::size_t g) { return goals_[g].covers(cl); });
-	};
-	// One flat conjunction: grown one claim at a time it would nest as deep
-	// as there are claims.
-	z3::expr_vector conj(ctx_);
-	// What a solver is given: the cases' assumptions, then the question.
-	z3::expr_vector asserted(ctx_);
-	bool joined = false;
-	for (const pending_case& c : cases_) {
-		joined = joined || c.joined;
-		for (const z3::expr& a : c.world.assumptions)
-			asserted.push_back(a);
-		for (const claim& cl : c.claims)
-			if (asked(cl))
-				conj.push_back(cl.holds);
-	}
-	if (conj.empty())
+	pending_question q = gather(ask);
+	if (q.claims.empty())
 		return {};
 	for (std::size_t g : ask)
 		goals_[g].g.into->formulas++;
-	z3::expr all = z3::mk_and(conj);
 	stopwatch clock;
 	// Cases whose calls joined several paths carry ite trees over their
 	// decisions: at bit level (bit_slicer.h) they shrink to the few flag
 	// bits the claims read.  A single-path case is left at word level,
 	// which the bit-vector simplifier handles better.
-	const bool bit_level = joined && o_.bit_level_claims;
-	if (bit_level) {
-		// The slicer that sliced the case's branch conditions already
-		// has many of the words' bits, so it slices the question faster
-		// than a fresh one.
-		std::optional<bit_slicer> own;
-		bit_slicer& bits = slicer_ ? *slicer_ : own.emplace(ctx_);
-		all = bits.truth(all);
+	const bool bit_level = q.joined && o_.bit_level_claims;
+	q.asserted.push_back(!claims_formula(q.claims, bit_level));
+	answer a = solve(qctx, q.asserted, bit_level);
+	for (std::size_t g : ask)
+		goals_[g].g.into->solve_seconds += clock.seconds();
+	switch (a.result) {
+	case z3::unsat:
+		return {};
+	case z3::sat:
+		return refute_by_model(a.solver.get_model(), ask);
+	case z3::unknown:
+		break;
 	}
-	asserted.push_back(!all);
+	return give_up_question(a.solver, ask);
+}
+
+case_batch::pending_question case_batch::gather(const std::vector<std::size_t>& ask) const
+{
+	auto asked = [&](const claim& cl) {
+		return std::any_of(ask.begin(), ask.end(), [&](std::size_t g) { return goals_[g].covers(cl); });
+	};
+	// One flat conjunction: grown one claim at a time it would nest as deep
+	// as there are claims.
+	pending_question q{z3::expr_vector(ctx_), z3::expr_vector(ctx_), false};
+	for (const pending_case& c : cases_) {
+		q.joined = q.joined || c.joined;
+		for (const z3::expr& a : c.world.assumptions)
+			q.asserted.push_back(a);
+		for (const claim& cl : c.claims)
+			if (asked(cl))
+				q.claims.push_back(cl.holds);
+	}
+	return q;
+}
+
+z3::expr case_batch::claims_formula(const z3::expr_vector& claims, bool bit_level)
+{
+	const z3::expr all = z3::mk_and(claims);
+	if (!bit_level)
+		return all;
+	// The slicer that sliced the case's branch conditions already has many
+	// of the words' bits, so it slices the question faster than a fresh one.
+	std::optional<bit_slicer> own;
+	bit_slicer& bits = slicer_ ? *slicer_ : own.emplace(ctx_);
+	return bits.truth(all);
+}
+
+// A bit-level question goes to the qfbv tactic for a short while, then, if
+// that was not enough, to the circuit solver for the full timeout.  Each is
+// several times faster than the other on some of these formulas, and
+// neither is on all of them.
+case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level) const
+{
 	const z3::expr_vector moved(qctx, asserted);
 	z3::solver fs = make_solver(qctx, o_, false);
 	for (const z3::expr& a : moved)
 		fs.add(a);
-	// A bit-level question goes to the qfbv tactic for a short while, then,
-	// if that was not enough, to the circuit solver for the full timeout.
-	// Each is several times faster than the other on some of these
-	// formulas, and neither is on all of them.
-	z3::solver* answered = &fs;
-	std::optional<z3::solver> circuit;
-	z3::check_result answer = z3::unknown;
-	if (bit_level) {
-		if (o_.quick_solve_ms < o_.timeout_ms) {
-			z3::params quick(qctx);
-			quick.set("timeout", o_.quick_solve_ms);
-			fs.set(quick);
-			answer = fs.check();
-		}
-		if (answer == z3::unknown) {
-			circuit.emplace(make_circuit_solver(qctx, o_.timeout_ms));
-			for (const z3::expr& a : moved)
-				circuit->add(a);
-			answer = circuit->check();
-			answered = &*circuit;
-		}
-	} else {
-		answer = fs.check();
+	if (!bit_level) {
+		const z3::check_result r = fs.check();
+		return {r, fs};
 	}
+	if (o_.quick_solve_ms < o_.timeout_ms) {
+		z3::params quick(qctx);
+		quick.set("timeout", o_.quick_solve_ms);
+		fs.set(quick);
+		const z3::check_result r = fs.check();
+		if (r != z3::unknown)
+			return {r, fs};
+	}
+	z3::solver circuit = make_circuit_solver(qctx, o_.timeout_ms);
+	for (const z3::expr& a : moved)
+		circuit.add(a);
+	const z3::check_result r = circuit.check();
+	return {r, circuit};
+}
+
+// The model breaks some asked goal: each it breaks is refuted by the first
+// case whose claims of that goal it falsifies; the others are asked again.
+std::vector<std::vector<std::size_t>> case_batch::refute_by_model(z3::model qm, const std::vector<std::size_t>& ask)
+{
+	const z3::model mdl(qm, ctx_, z3::model::translate{});
+	std::vector<std::size_t> again;
 	for (std::size_t g : ask)
-		goals_[g].g.into->solve_seconds += clock.seconds();
-	switch (answer) {
-	case z3::unsat:
+		if (!refuted_by(mdl, goals_[g]))
+			again.push_back(g);
+	if (again.size() == ask.size())
+		throw internal_error("prover: a model falsifies the batch but none of its cases");
+	if (again.empty())
 		return {};
-	case z3::sat: {
-		z3::model qm = answered->get_model();
-		const z3::model mdl(qm, ctx_, z3::model::translate{});
-		std::vector<std::size_t> again;
-		for (std::size_t g : ask) {
-			goal_state& gs = goals_[g];
-			for (const pending_case& c : cases_) {
-				std::vector<claim> mine;
-				for (const claim& cl : c.claims)
-					if (gs.covers(cl))
-						mine.push_back(cl);
-				const std::vector<bool> held = claims_hold(mdl, mine);
-				if (std::find(held.begin(), held.end(), false) == held.end())
-					continue;
-				scenario sc;
-				sc.calls = c.calls;
-				gs.g.into->ce = extract(mdl, c.world, sc, c.trace, mine, c.parts);
-				gs.verdict = proof_verdict::refuted;
-				break;
-			}
-			if (gs.verdict != proof_verdict::refuted)
-				again.push_back(g);
-		}
-		if (again.size() == ask.size())
-			throw internal_error("prover: a model falsifies the batch but none of its cases");
-		if (again.empty())
-			return {};
-		return {again};
+	return {again};
+}
+
+bool case_batch::refuted_by(const z3::model& mdl, goal_state& gs) const
+{
+	for (const pending_case& c : cases_) {
+		std::vector<claim> mine;
+		for (const claim& cl : c.claims)
+			if (gs.covers(cl))
+				mine.push_back(cl);
+		const std::vector<bool> held = claims_hold(mdl, mine);
+		if (std::find(held.begin(), held.end(), false) == held.end())
+			continue;
+		scenario sc;
+		sc.calls = c.calls;
+		gs.g.into->ce = extract(mdl, c.world, sc, c.trace, mine, c.parts);
+		gs.verdict = proof_verdict::refuted;
+		return true;
 	}
-	case z3::unknown:
-		break;
-	}
+	return false;
+}
+
+std::vector<std::vector<std::size_t>> case_batch::give_up_question(z3::solver& answered,
+								   const std::vector<std::size_t>& ask)
+{
 	// Several goals at once may be more than the solver can take where
 	// each alone is not.
 	if (ask.size() > 1) {
@@ -809,7 +875,7 @@ std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, co
 		return alone;
 	}
 	goal_state& gs = goals_[ask.front()];
-	note(*gs.g.into, "solver: " + answered->reason_unknown());
+	note(*gs.g.into, "solver: " + answered.reason_unknown());
 	// The obligation cannot be proved any more, and its later cases are
 	// as large: they would spend the same timeout again.
 	gs.verdict = proof_verdict::unknown;
