@@ -17,13 +17,14 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "cli/ruler.h"
 #include "impl/strategy.h"
 #include "mm/callers.h"
 #include "model/checker.h"
 #include "model/errors.h"
 #include "model/hardware.h"
 #include "model/pte.h"
+#include "model/ruler.h"
+#include "model/transcript.h"
 
 namespace ptespec::cli {
 
@@ -44,28 +45,6 @@ constexpr double hw_rate = 0.3;
 constexpr std::size_t hw_max_per_gap = 2;
 // Scheduling points between mapping and exit: the program "runs".
 constexpr int warmup_gaps = 12;
-
-std::string flags_of(std::uint64_t e)
-{
-	if (pte_none(e))
-		return "none";
-	if (!pte_valid(e))
-		return "non-present";
-	const bool y = pte_young(e), d = pte_dirty(e);
-	std::string s = y && d ? "young+dirty" : d ? "dirty" : y ? "young" : "old+clean";
-	return pte_cont(e) ? s + ", cont" : s;
-}
-
-std::string result_of(const call_result& r)
-{
-	if (r.pte)
-		return fmt::format(" -> {:#018x} ({})", *r.pte, flags_of(*r.pte));
-	if (r.young)
-		return fmt::format(" -> {}", *r.young ? "young" : "old");
-	if (r.changed)
-		return fmt::format(" -> {}", *r.changed ? "changed" : "unchanged");
-	return "";
-}
 
 // Prints the run as it happens.  It sits behind the checker in the observer
 // list, so at each call's end the checker has already judged it and the
@@ -101,26 +80,13 @@ public:
 	void on_primitive(const primitive_step& p, const table_t&) override
 	{
 		step_++;
-		if (!primitives_)
-			return;
-		const std::string range = p.nr > 1 ? fmt::format("#{}-#{}", p.index, p.index + p.nr - 1)
-						   : fmt::format("#{}", p.index);
-		if (p.kind == prim_kind::read)
-			cur_.lines.push_back(fmt::format("      {:<10} {} = {:#018x}", to_string(p.kind), range,
-							 p.old_value));
-		else if (p.kind == prim_kind::tlbi_page || p.kind == prim_kind::tlbi_range ||
-			 p.kind == prim_kind::tlbi_all)
-			cur_.lines.push_back(fmt::format("      {:<10} {}", to_string(p.kind), range));
-		else
-			cur_.lines.push_back(fmt::format("      {:<10} {}: {:#018x} -> {:#018x}", to_string(p.kind),
-							 range, p.old_value, p.new_value));
+		if (primitives_)
+			cur_.lines.push_back("      " + primitive_text(p));
 	}
 	void on_hw_event(const hw_event& e, const table_t&) override
 	{
 		step_++;
-		const std::string line = fmt::format("hw {:<6} to page #{} recorded in #{}{}", to_string(e.kind),
-						     e.page, e.landing,
-						     e.page == e.landing ? "" : " (another entry of its run)");
+		const std::string line = hw_event_text(e);
 		if (in_call())
 			cur_.lines.push_back("      " + line);
 		else {
@@ -144,7 +110,8 @@ public:
 		flush_skips();
 		if (cur_.before != shown_)
 			fmt::print("{}", table_ruler("  before", cur_.before, geo_));
-		fmt::print("  {}{}\n", calls_.back().text, result_of(r));
+		const std::string result = result_text(r);
+		fmt::print("  {}{}{}\n", calls_.back().text, result.empty() ? "" : " -> ", result);
 		for (const std::string& l : cur_.lines)
 			fmt::print("{}\n", l);
 		for (; reported_ < chk_.violations().size(); reported_++) {

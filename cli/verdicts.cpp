@@ -1,15 +1,13 @@
 #include "cli/verdicts.h"
 
-#include <variant>
-
 #include <fmt/format.h>
 
 #include "model/checker.h"
 #include "model/errors.h"
 #include "model/machine.h"
 #include "model/observer.h"
-#include "model/pte.h"
 #include "model/ruler.h"
+#include "model/transcript.h"
 
 namespace ptespec::cli {
 
@@ -124,19 +122,6 @@ void add_words(std::set<std::string>& used, const cell& c)
 
 namespace {
 
-// What a call returned, in the transcripts' words.
-std::string result_text(const call_result& r)
-{
-	if (r.pte)
-		return fmt::format("{:#x} {}+{}", *r.pte, pte_young(*r.pte) ? "young" : "old",
-				   pte_dirty(*r.pte) ? "dirty" : "clean");
-	if (r.young)
-		return *r.young ? "young" : "old";
-	if (r.changed)
-		return *r.changed ? "changed" : "unchanged";
-	return "";
-}
-
 // Fires a refutation's events where its model placed them (the call, the
 // gap, the entry), as proofs/replay.cpp does: the JSON shows the history
 // that replay judged.
@@ -234,45 +219,22 @@ nlohmann::json history_json(const history& h)
 	// One record per call, in the order the calls ended (a call run
 	// inside another's gap ends first); each hardware event belongs to the
 	// innermost call open when it fired.
-	struct open_call {
-		table_t before;
-		nlohmann::json hw = nlohmann::json::array();
-	};
-	std::vector<open_call> open;
 	nlohmann::json calls = nlohmann::json::array();
-	table_t t = h.initial;
-	auto close = [&](const call& c, const std::string& result, const std::string& fault) {
-		open_call oc = open.empty() ? open_call{t} : std::move(open.back());
-		if (!open.empty())
-			open.pop_back();
-		nlohmann::json j{{"call", describe(c)}, {"result", result}, {"before", rulers(oc.before, h.geo)},
-				 {"after", rulers(t, h.geo)}, {"hw", std::move(oc.hw)}};
-		if (!fault.empty())
-			j["fault"] = fault;
+	walk_calls(h, [&](const call_span& c) {
+		if (c.how == call_span::ending::unfinished)
+			return;
+		nlohmann::json hw = nlohmann::json::array();
+		for (const hw_event* e : c.hw)
+			hw.push_back({{"kind", to_string(e->kind)}, {"page", e->page}, {"entry", e->landing}});
+		nlohmann::json j{{"call", describe(*c.c)},
+				 {"result", c.r ? result_text(*c.r) : ""},
+				 {"before", rulers(c.before, h.geo)},
+				 {"after", rulers(c.after, h.geo)},
+				 {"hw", std::move(hw)}};
+		if (c.fault)
+			j["fault"] = fault_text(*c.fault);
 		calls.push_back(std::move(j));
-	};
-	for (const step& s : h.steps) {
-		if (std::get_if<call_begin_step>(&s)) {
-			open.push_back({t});
-		} else if (auto* p = std::get_if<primitive_step>(&s)) {
-			if (p->kind == prim_kind::write || p->kind == prim_kind::exchange ||
-			    p->kind == prim_kind::atomic_update)
-				t[p->index] = p->new_value;
-		} else if (auto* e = std::get_if<hw_event>(&s)) {
-			t[e->landing] = e->new_value;
-			if (!open.empty())
-				open.back().hw.push_back(
-					{{"kind", to_string(e->kind)}, {"page", e->page}, {"entry", e->landing}});
-		} else if (auto* c = std::get_if<call_end_step>(&s)) {
-			close(c->c, result_text(c->r), "");
-		} else if (auto* f = std::get_if<fault_step>(&s)) {
-			close(f->c, "",
-			      !f->assertion.empty() ? "stopped at its own check: " + f->assertion
-			      : f->flush ? fmt::format("TLB flush of #{}..#{} past a table of {} entries", f->index,
-						     f->index + f->nr - 1, f->table_size)
-				       : fmt::format("entry #{} outside a table of {} entries", f->index, f->table_size));
-		}
-	}
+	});
 	return {{"initial", rulers(h.initial, h.geo)}, {"calls", calls}};
 }
 

@@ -21,7 +21,7 @@ cost_row measure(strategy& s, const cost_options& o)
 	harness h(s, w, std::nullopt, nullptr, true);
 	map_folios(h, pte_mkdirty(touched_prot));
 	// Only the workload counts, not the faults that set it up.
-	h.mach().cost() = cost_counters{};
+	h.cost() = cost_counters{};
 	const std::uint64_t calls0 = h.calls();
 	const std::size_t n = w.nr_entries;
 	switch (o.scen) {
@@ -44,7 +44,7 @@ cost_row measure(strategy& s, const cost_options& o)
 		h.madv_free(0, n);
 		break;
 	}
-	return {s.info().name, h.mach().cost(), n, h.calls() - calls0};
+	return {s.info().name, h.cost(), n, h.calls() - calls0};
 }
 
 double percent_over(const cost_row& row, const cost_row& baseline, const cost_profile& p)

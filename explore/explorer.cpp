@@ -14,6 +14,7 @@
 #include "model/history.h"
 #include "model/pte.h"
 #include "model/ruler.h"
+#include "model/transcript.h"
 #include "properties/harness.h"
 
 namespace ptespec::explore {
@@ -33,8 +34,8 @@ struct point_info {
 // followed it and the table before it.
 class tracer final : public hardware_agent, public observer {
 public:
-	tracer(const machine& m, const std::vector<placed_event>& events, bool keep_candidates)
-		: m_(m), ev_(events), keep_(keep_candidates), touches_(m.size(), 0)
+	tracer(const table_t& table, const std::vector<placed_event>& events, bool keep_candidates)
+		: table_(table), ev_(events), keep_(keep_candidates), touches_(table.size(), 0)
 	{
 	}
 
@@ -42,9 +43,9 @@ public:
 	{
 		const std::size_t pt = points.size();
 		points.push_back({depth_ > 0, false, 0, 0});
-		snap.insert(snap.end(), m_.table().begin(), m_.table().end());
+		snap.insert(snap.end(), table_.begin(), table_.end());
 		if (keep_)
-			for (std::size_t p = 0; p < m_.size(); p++)
+			for (std::size_t p = 0; p < table_.size(); p++)
 				for (hw_kind k : {hw_kind::access, hw_kind::write}) {
 					port.candidates(p, k, cand_);
 					candidates.push_back(cand_);
@@ -99,7 +100,7 @@ public:
 	bool infeasible = false;
 
 private:
-	const machine& m_;
+	const table_t& table_;	// the harness's, as the strategy leaves it
 	const std::vector<placed_event>& ev_;
 	bool keep_;
 	std::size_t next_ = 0;
@@ -126,9 +127,8 @@ std::uint64_t with_flags(std::uint64_t pte, std::uint8_t code)
 void set_up(harness& h, const std::vector<std::uint8_t>& init)
 {
 	map_folios(h);
-	machine& m = h.mach();
-	for (std::size_t k = 0; k < m.size() && k < init.size(); k++)
-		m.poke(k, with_flags(m.table()[k], init[k]));
+	for (std::size_t k = 0; k < h.table().size() && k < init.size(); k++)
+		h.preset(k, with_flags(h.table()[k], init[k]));
 }
 
 struct outcome {
@@ -136,15 +136,18 @@ struct outcome {
 	std::vector<std::uint64_t> initial;
 };
 
-outcome run_schedule(strategy& s, const world_layout& w, scenario scen, const std::vector<std::uint8_t>& init,
-		     tracer& tr_storage, harness& h, history* rec)
+// Runs the scenario on a bare harness, watched by the tracer (which also
+// plays the hardware) and a checker of the run's own, and by a recorder
+// into `rec` when given.
+outcome run_schedule(const world_layout& w, scenario scen, const std::vector<std::uint8_t>& init, tracer& tr,
+		     harness& h, history* rec)
 {
 	set_up(h, init);
 	outcome out;
-	out.initial = h.mach().table();
+	out.initial = h.table();
 	checker chk(w.geo, w.folios, out.initial);
 	observer_list obs;
-	obs.add(&tr_storage);
+	obs.add(&tr);
 	obs.add(&chk);
 	std::unique_ptr<recorder> r;
 	if (rec) {
@@ -154,24 +157,11 @@ outcome run_schedule(strategy& s, const world_layout& w, scenario scen, const st
 		r = std::make_unique<recorder>(*rec);
 		obs.add(r.get());
 	}
-	h.mach().set_observer(&obs);
-	h.mach().set_hardware(&tr_storage);
-	(void)s;
+	h.watch(obs, &tr);
 	run_caller(h, scen);
-	h.mach().set_observer(nullptr);
-	h.mach().set_hardware(nullptr);
+	h.unwatch();
 	out.violations = chk.violations();
 	return out;
-}
-
-std::string show_result(const call_result& r)
-{
-	if (r.pte)
-		return fmt::format("{:#x}{}{}", *r.pte, pte_young(*r.pte) && pte_valid(*r.pte) ? " young" : "",
-				   pte_dirty(*r.pte) && pte_valid(*r.pte) ? " dirty" : "");
-	if (r.young)
-		return *r.young ? "young" : "old";
-	return "";
 }
 
 // A schedule's events in the order the search adds them.
@@ -189,38 +179,27 @@ bool later(const placed_event& a, const placed_event& b)
 std::vector<std::string> history_lines(const history& h, const violation& v)
 {
 	std::vector<std::string> out;
-	table_t t = h.initial;
-	table_t before = t;
-	std::string hw;
 	bool marked = false;
-	out.push_back(fmt::format("{:<34} {}", "initial", rulers(t, h.geo)));
-	for (std::size_t i = 0; i < h.steps.size(); i++) {
-		const step& s = h.steps[i];
-		if (std::get_if<call_begin_step>(&s)) {
-			before = t;
-			hw.clear();
-		} else if (auto* p = std::get_if<primitive_step>(&s)) {
-			if (p->kind == prim_kind::write || p->kind == prim_kind::exchange ||
-			    p->kind == prim_kind::atomic_update)
-				t[p->index] = p->new_value;
-		} else if (auto* e = std::get_if<hw_event>(&s)) {
-			t[e->landing] = e->new_value;
-			hw += fmt::format(" [hw {} of #{} lands in #{}]", to_string(e->kind), e->page, e->landing);
-		} else if (auto* c = std::get_if<call_end_step>(&s)) {
-			std::string line = fmt::format("{:<34} {} -> {}{}", describe(c->c), rulers(before, h.geo),
-						       rulers(t, h.geo), hw);
-			const std::string res = show_result(c->r);
-			if (!res.empty())
-				line += " = " + res;
-			// The checker numbers steps from 1, judging at the step it
-			// names; the call ending at or after it is the culprit.
-			if (!marked && v.step >= 1 && i + 1 >= v.step) {
-				line += fmt::format("   <-- {}", to_string(v.prop));
-				marked = true;
-			}
-			out.push_back(line);
+	out.push_back(fmt::format("{:<34} {}", "initial", rulers(h.initial, h.geo)));
+	walk_calls(h, [&](const call_span& c) {
+		if (c.how != call_span::ending::returned)
+			return;
+		std::string hw;
+		for (const hw_event* e : c.hw)
+			hw += " [" + hw_event_text(*e) + "]";
+		std::string line =
+			fmt::format("{:<34} {} -> {}{}", describe(*c.c), rulers(c.before, h.geo), rulers(c.after, h.geo), hw);
+		const std::string res = result_text(*c.r);
+		if (!res.empty())
+			line += " = " + res;
+		// The checker numbers steps from 1, judging at the step it
+		// names; the call ending at or after it is the culprit.
+		if (!marked && v.step >= 1 && c.last + 1 >= v.step) {
+			line += fmt::format("   <-- {}", to_string(v.prop));
+			marked = true;
 		}
-	}
+		out.push_back(line);
+	});
 	return out;
 }
 
@@ -321,6 +300,67 @@ void add_violated(std::vector<property>& to, const std::vector<violation>& vs)
 			to.push_back(v.prop);
 }
 
+// Every event that can follow `events` in a run that traced as `tr`, in the
+// search's order, each handed to `try_one`, until `stop`.  The placements
+// the reductions skip as equivalent are counted in `pruned`.
+template <class F>
+void for_each_placement(const tracer& tr, const std::vector<placed_event>& events, const explore_options& o,
+			std::size_t n, const bool& stop, std::uint64_t& pruned, F&& try_one)
+{
+	const std::size_t from = events.empty() ? 0 : events.back().point;
+	const auto& pts = tr.points;
+	for (std::size_t j = from; j < pts.size() && !stop; j++) {
+		// An event outside every call is judged by no later call in
+		// these scenarios (the only such point is zap's final flush).
+		if (!pts[j].in_call)
+			continue;
+		for (std::size_t e = 0; e < n && !stop; e++) {
+			const std::uint64_t v = tr.snap[j * n + e];
+			for (hw_kind k : {hw_kind::access, hw_kind::write}) {
+				// Strictly after the last event: events at one point
+				// commute, so one order of them is enough, and a
+				// second identical update changes no bit and joins
+				// the first in the checker's ledger.
+				if (!o.reduce) {
+					for (std::size_t page = 0; page < n && !stop; page++) {
+						const auto& cand = tr.candidates[(j * n + page) * 2 +
+										 (k == hw_kind::write)];
+						if (std::find(cand.begin(), cand.end(), e) == cand.end())
+							continue;
+						placed_event pe{j, e, k, page};
+						if (!events.empty() && !later(events.back(), pe))
+							continue;
+						try_one(pe);
+					}
+					continue;
+				}
+				const bool feasible = pte_valid(v) && (k == hw_kind::access || pte_write(v));
+				if (!feasible)
+					continue;
+				const std::size_t pages = pte_cont(v) ? o.geo.cont_ptes : 1;
+				// Partial order: within a slot of e (the points
+				// between two steps that touch e, or a call
+				// boundary) only its last point is tried; the
+				// other points give the same trace up to
+				// reordering of independent steps.
+				const point_info& pi = pts[j];
+				const bool slot_end = pi.call_end || (pi.nr > 0 && e >= pi.first && e < pi.first + pi.nr);
+				placed_event pe{j, e, k, e};
+				if (!events.empty() && !later(events.back(), pe))
+					continue;
+				if (!slot_end) {
+					pruned += pages;
+					continue;
+				}
+				// Page symmetry: every page of a CONT run lands
+				// here alike; the entry's own page stands for all.
+				pruned += pages - 1;
+				try_one(pe);
+			}
+		}
+	}
+}
+
 state_result search_state(search_context& ctx, std::size_t index, const std::vector<std::uint8_t>& init)
 {
 	const explore_options& o = ctx.o;
@@ -332,8 +372,8 @@ state_result search_state(search_context& ctx, std::size_t index, const std::vec
 		if (stop)
 			return;
 		harness h(ctx.s, ctx.w, std::nullopt, nullptr, true);
-		tracer tr(h.mach(), events, !o.reduce);
-		const outcome out = run_schedule(ctx.s, ctx.w, o.scen, init, tr, h, nullptr);
+		tracer tr(h.table(), events, !o.reduce);
+		const outcome out = run_schedule(ctx.w, o.scen, init, tr, h, nullptr);
 		if (tr.infeasible) {
 			res.infeasible++;
 			return;
@@ -361,62 +401,11 @@ state_result search_state(search_context& ctx, std::size_t index, const std::vec
 		}
 		if (events.size() >= static_cast<std::size_t>(o.hw_events))
 			return;
-		const std::size_t from = events.empty() ? 0 : events.back().point;
-		const auto& pts = tr.points;
-		for (std::size_t j = from; j < pts.size() && !stop; j++) {
-			// An event outside every call is judged by no later call in
-			// these scenarios (the only such point is zap's final flush).
-			if (!pts[j].in_call)
-				continue;
-			for (std::size_t e = 0; e < n && !stop; e++) {
-				const std::uint64_t v = tr.snap[j * n + e];
-				for (hw_kind k : {hw_kind::access, hw_kind::write}) {
-					// Strictly after the last event: events at one point
-					// commute, so one order of them is enough, and a
-					// second identical update changes no bit and joins
-					// the first in the checker's ledger.
-					if (!o.reduce) {
-						for (std::size_t page = 0; page < n && !stop; page++) {
-							const auto& cand = tr.candidates[(j * n + page) * 2 +
-											 (k == hw_kind::write)];
-							if (std::find(cand.begin(), cand.end(), e) == cand.end())
-								continue;
-							placed_event pe{j, e, k, page};
-							if (!events.empty() && !later(events.back(), pe))
-								continue;
-							events.push_back(pe);
-							self(self);
-							events.pop_back();
-						}
-						continue;
-					}
-					const bool feasible = pte_valid(v) && (k == hw_kind::access || pte_write(v));
-					if (!feasible)
-						continue;
-					const std::size_t pages = pte_cont(v) ? o.geo.cont_ptes : 1;
-					// Partial order: within a slot of e (the points
-					// between two steps that touch e, or a call
-					// boundary) only its last point is tried; the
-					// other points give the same trace up to
-					// reordering of independent steps.
-					const point_info& pi = pts[j];
-					const bool slot_end = pi.call_end || (pi.nr > 0 && e >= pi.first && e < pi.first + pi.nr);
-					placed_event pe{j, e, k, e};
-					if (!events.empty() && !later(events.back(), pe))
-						continue;
-					if (!slot_end) {
-						res.pruned += pages;
-						continue;
-					}
-					// Page symmetry: every page of a CONT run lands
-					// here alike; the entry's own page stands for all.
-					res.pruned += pages - 1;
-					events.push_back(pe);
-					self(self);
-					events.pop_back();
-				}
-			}
-		}
+		for_each_placement(tr, events, o, n, stop, res.pruned, [&](const placed_event& pe) {
+			events.push_back(pe);
+			self(self);
+			events.pop_back();
+		});
 	};
 	visit(visit);
 	if (res.first && !o.all_violations) {
@@ -436,8 +425,8 @@ found_violation confirm(strategy& s, const explore_options& o, const world_layou
 	found_violation f;
 	f.events = events;
 	harness h(s, w, std::nullopt, nullptr, true);
-	tracer tr(h.mach(), events, false);
-	const outcome out = run_schedule(s, w, o.scen, init, tr, h, &f.h);
+	tracer tr(h.table(), events, false);
+	const outcome out = run_schedule(w, o.scen, init, tr, h, &f.h);
 	if (out.violations.empty())
 		throw internal_error("explore: a violating schedule ran clean the second time");
 	f.v = out.violations.front();
@@ -447,13 +436,12 @@ found_violation confirm(strategy& s, const explore_options& o, const world_layou
 	f.replay_confirms = offline.failed(f.v.prop);
 	harness h2(s, w, std::nullopt, nullptr, true);
 	set_up(h2, init);
-	checker chk(w.geo, w.folios, h2.mach().table());
-	h2.mach().set_observer(&chk);
-	h2.set_hardware(nullptr);
+	checker chk(w.geo, w.folios, h2.table());
+	h2.watch(chk, nullptr);
 	h2.begin_command(tr.fired);
 	run_caller(h2, o.scen);
 	h2.end_command();
-	h2.mach().set_observer(nullptr);
+	h2.unwatch();
 	f.rerun_confirms = chk.failed(f.v.prop);
 	f.lines = history_lines(f.h, f.v);
 	return f;

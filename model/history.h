@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -15,6 +16,8 @@
 namespace ptespec {
 
 class observer;
+
+using table_t = std::vector<std::uint64_t>;
 
 enum class prim_kind { read, write, exchange, atomic_update, tlbi_page, tlbi_range, tlbi_all };
 std::string_view to_string(prim_kind k);
@@ -83,5 +86,33 @@ long folio_of(const std::vector<folio_extent>& folios, std::uint64_t pfn);
 // Replays a recorded history into an observer, rebuilding the table: each
 // callback sees the table after its step, as it would have online.
 void replay(const history& h, observer& o);
+
+// The table after step s, given the table before it: a store (write,
+// exchange, atomic update) sets its entry, and so does a hardware event's
+// landing; reads, TLB invalidations, call brackets and faults change none.
+void apply_step(table_t& t, const step& s);
+
+// One call of a history, from its call_begin_step to the step that ended
+// it, with the table on either side.
+struct call_span {
+	enum class ending { returned, faulted, unfinished };
+	const call* c = nullptr;
+	ending how = ending::returned;
+	const call_result* r = nullptr;	// when it returned
+	const fault_step* fault = nullptr;	// when it stopped outside the table
+	std::size_t first = 0;	// index of its call_begin_step in the history's steps
+	std::size_t last = 0;	// index of its end or fault step (unfinished: the number of steps)
+	table_t before;	// the table at its begin
+	table_t after;	// the table at its end
+	std::vector<const hw_event*> hw;	// events while it was the innermost call open
+};
+
+// Walks a history, rebuilding the table, and hands over each call at the
+// step that ends it: a call run in another's gap ends, and comes, first.
+// A hardware event goes to the innermost call open when it fired, or to
+// `between` with its step's index when none is.  Calls the history leaves
+// open (a livelock forgets its call) come last, innermost first.
+void walk_calls(const history& h, const std::function<void(const call_span&)>& on_call,
+		const std::function<void(const hw_event&, std::size_t)>& between = {});
 
 } // namespace ptespec

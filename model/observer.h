@@ -10,8 +10,6 @@
 
 namespace ptespec {
 
-using table_t = std::vector<std::uint64_t>;
-
 class observer {
 public:
 	virtual ~observer() = default;

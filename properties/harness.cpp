@@ -133,6 +133,7 @@ harness::harness(strategy& s, const world_layout& w, std::optional<property> jud
 	  judged_(judged)
 {
 	m_.set_folios(w.folios);
+	bare_ = bare;
 	if (bare)
 		return;
 	m_.set_hardware(&hw_);
@@ -145,6 +146,18 @@ harness::harness(strategy& s, const world_layout& w, std::optional<property> jud
 	}
 	obs_.add(&chk_);
 	m_.set_observer(&obs_);
+}
+
+void harness::watch(observer& o, hardware_agent* hw)
+{
+	m_.set_observer(&o);
+	m_.set_hardware(hw ? hw : &hw_);
+}
+
+void harness::unwatch()
+{
+	m_.set_observer(bare_ ? nullptr : &obs_);
+	m_.set_hardware(bare_ ? nullptr : &hw_);
 }
 
 void harness::set_word_coverage(word_coverage* w)

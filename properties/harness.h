@@ -163,9 +163,21 @@ public:
 	// (--coverage); nullptr records nothing.
 	void set_word_coverage(word_coverage* w);
 
-	// Replaces the planned-events agent with another (an enumerator, a
-	// random agent); nullptr restores the planned one.
-	void set_hardware(hardware_agent* hw) { m_.set_hardware(hw ? hw : &hw_); }
+	// Hands the calls to a watcher of the caller's own until unwatch():
+	// every step goes to `o`, and the scheduling points to `hw` (an
+	// enumerator of placements; nullptr: the planned agent, which follows
+	// begin_command's plan).  So explore runs the callers on a bare
+	// harness under its own checker and tracer.
+	void watch(observer& o, hardware_agent* hw);
+	void unwatch();
+
+	// The table as the strategy left it.
+	const table_t& table() const { return m_.table(); }
+	// Sets entry k to v outside any call: the state a scenario starts
+	// from, put there before anyone watches.
+	void preset(std::size_t k, std::uint64_t v) { m_.poke(k, v); }
+	// What the calls so far cost in primitives and TLB invalidations.
+	cost_counters& cost() { return m_.cost(); }
 
 	// Brackets one caller action (a command): hardware follows `plan`;
 	// batches are cut after `batch_limit` entries (0: as core-mm finds them).
@@ -213,6 +225,7 @@ private:
 	mm::memory memory() const { return {w_.geo, w_.folios}; }
 	void judge_now();
 	friend class scheduled_hardware;
+	bool bare_ = false;
 	bool in_lockless_ = false;
 	bool faulted_ = false;	// a call stopped outside the table: no more calls
 	std::size_t batch_limit_ = 0;

@@ -5,14 +5,16 @@
 #include <rapidcheck/detail/Configuration.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "model/pte.h"
 #include "model/ruler.h"
+#include "model/transcript.h"
 #include "properties/commands.h"
 #include "properties/generators.h"
 #include "properties/harness.h"
@@ -68,80 +70,41 @@ bool property_applicable(const strategy& s, property p)
 
 namespace {
 
-std::string flags_of(std::uint64_t v)
-{
-	if (pte_none(v))
-		return "none";
-	if (!pte_valid(v))
-		return "non-present";
-	std::string s = pte_young(v) ? "young" : "old";
-	s += pte_dirty(v) ? "+dirty" : "+clean";
-	return s;
-}
-
-std::string show_result(const call_result& r)
-{
-	if (r.pte)
-		return fmt::format("{:#x} ({})", *r.pte, flags_of(*r.pte));
-	if (r.young)
-		return *r.young ? "young" : "old";
-	if (r.changed)
-		return *r.changed ? "changed" : "unchanged";
-	return "";
-}
-
-// Walks a recorded history and cuts it into printable calls.
+// A history cut into printable calls, in the order they began; a hardware
+// event outside every call is a line of its own, where it fired.  Each
+// call is filed under the caller action (command) whose steps it began in.
 std::vector<ce_call> calls_of(const history& h, const std::vector<std::size_t>& command_starts)
 {
-	std::vector<ce_call> out;
-	table_t t = h.initial;
-	std::vector<ce_call*> open;
-	std::vector<table_t> before;
-	std::size_t cmd = 0;
-	for (std::size_t i = 0; i < h.steps.size(); i++) {
-		while (cmd + 1 < command_starts.size() && command_starts[cmd + 1] <= i)
+	std::vector<std::pair<std::size_t, ce_call>> at;	// (first step, call)
+	auto command_of = [&](std::size_t step) {
+		std::size_t cmd = 0;
+		while (cmd + 1 < command_starts.size() && command_starts[cmd + 1] <= step)
 			cmd++;
-		const step& s = h.steps[i];
-		if (auto* b = std::get_if<call_begin_step>(&s)) {
-			out.push_back({cmd, describe(b->c), "", {}, {}});
-			open.push_back(&out.back());
-			before.push_back(t);
-			// out may reallocate; re-point the open calls.
-			open.clear();
-			for (std::size_t k = out.size() - before.size(); k < out.size(); k++)
-				open.push_back(&out[k]);
-		} else if (auto* e = std::get_if<call_end_step>(&s)) {
-			if (open.empty())
-				continue;
-			ce_call& c = *open.back();
-			c.result = show_result(e->r);
-			for (std::size_t r = 0; r < t.size(); r += h.geo.cont_ptes) {
-				const std::string a = ruler(before.back(), h.geo, r), z = ruler(t, h.geo, r);
-				if (a != z)
-					c.runs.emplace_back(fmt::format("run {} {}", r / h.geo.cont_ptes, a), z);
+		return cmd;
+	};
+	walk_calls(
+		h,
+		[&](const call_span& c) {
+			ce_call out{command_of(c.first), describe(*c.c), "", {}, {}};
+			for (const hw_event* e : c.hw)
+				out.hw.push_back(hw_event_text(*e));
+			// Only a call that returned has a result and a table after it.
+			if (c.how == call_span::ending::returned) {
+				out.result = result_text(*c.r);
+				for (const run_change& r : changed_runs(c.before, c.after, h.geo))
+					out.runs.emplace_back(fmt::format("run {} {}", r.run, r.before), r.after);
 			}
-			open.pop_back();
-			before.pop_back();
-		} else if (auto* p = std::get_if<primitive_step>(&s)) {
-			if (p->kind == prim_kind::write || p->kind == prim_kind::exchange ||
-			    p->kind == prim_kind::atomic_update)
-				t[p->index] = p->new_value;
-		} else if (auto* hw = std::get_if<hw_event>(&s)) {
-			t[hw->landing] = hw->new_value;
-			const std::string line = fmt::format("hw {} to page #{} recorded in #{}", to_string(hw->kind),
-							     hw->page, hw->landing);
-			if (open.empty())
-				out.push_back({cmd, "(between calls)", "", {line}, {}});
-			else
-				open.back()->hw.push_back(line);
-		}
-	}
+			at.emplace_back(c.first, std::move(out));
+		},
+		[&](const hw_event& e, std::size_t step) {
+			at.emplace_back(step, ce_call{command_of(step), "(between calls)", "", {hw_event_text(e)}, {}});
+		});
+	std::stable_sort(at.begin(), at.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+	std::vector<ce_call> out;
+	for (auto& [step, c] : at)
+		out.push_back(std::move(c));
 	return out;
 }
-
-} // namespace
-
-namespace {
 
 // RapidCheck announces its own (environment) configuration on first use; our
 // seed is the one that counts, so read its configuration once in silence.
@@ -156,11 +119,20 @@ void quiet_rapidcheck_configuration()
 	(void)done;
 }
 
-} // namespace
-
-property_result run_property(strategy& s, property p, const run_options& o)
+// The caller model a case starts from in world w, as the options shape it.
+world_model first_model(const world_layout& w, const run_options& o)
 {
-	quiet_rapidcheck_configuration();
+	world_model m = world_model::empty(w, o.adversarial);
+	m.vary_attributes = o.vary_attributes;
+	m.alias_nonpresent = o.alias_nonpresent;
+	m.interleave_lockless = o.interleave_lockless;
+	m.fault_around = o.fault_around;
+	return m;
+}
+
+// Why a strategy cannot be judged on p at all, as the verdict it gets.
+std::optional<property_result> unjudgeable(const strategy& s, property p)
+{
 	property_result res;
 	res.strategy = s.info().name;
 	res.prop = p;
@@ -173,14 +145,26 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		res.v = verdict::not_applicable;
 		return res;
 	}
+	return std::nullopt;
+}
+
+// What the cases of one run left behind: the calls and judgements they
+// counted, and the shrunk failure if one failed.
+struct case_run {
 	failure_slot slot;
 	std::uint64_t calls = 0, exercised = 0;
+};
+
+// RapidCheck draws and shrinks the cases: each is a command sequence run on
+// a fresh harness in a world of its own shift.
+rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, const std::string& id, case_run& run)
+{
 	// One layout per shift, kept for the whole run: a command drawn in one
 	// case may be drawn again while a later one shrinks, from the model it
 	// kept (the layouts of a granule differ only in their pfns, so a
 	// command fits each of them).
 	std::map<std::size_t, world_layout> layouts;
-	set_failure_slot(&slot);
+	set_failure_slot(&run.slot);
 	auto prop = [&] {
 		begin_case();
 		// Drawn first, so a case shrinks towards the aligned world.
@@ -193,70 +177,57 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		harness h(s, w, p);
 		h.mach().set_coverage(o.coverage);
 		h.set_word_coverage(o.words);
-		world_model m0 = world_model::empty(w, o.adversarial);
-		m0.vary_attributes = o.vary_attributes;
-		m0.alias_nonpresent = o.alias_nonpresent;
-		m0.interleave_lockless = o.interleave_lockless;
-		m0.fault_around = o.fault_around;
-		rc::state::check(m0, h, [](const world_model& m) { return any_command(m); });
-		calls += h.calls();
-		exercised += h.judge().exercised(p);
+		rc::state::check(first_model(w, o), h, [](const world_model& m) { return any_command(m); });
+		run.calls += h.calls();
+		run.exercised += h.judge().exercised(p);
 	};
 	rc::detail::TestParams params;
 	params.seed = o.seed;
 	params.maxSuccess = o.cases;
 	params.maxSize = o.max_size;
 	rc::detail::TestMetadata meta;
-	meta.id = res.strategy + "/" + std::string(to_string(p));
-	meta.description = meta.id;
+	meta.id = id;
+	meta.description = id;
 	rc::detail::TestListenerAdapter quiet;
-	const rc::detail::TestResult tr = rc::detail::checkTestable(prop, meta, params, quiet);
+	rc::detail::TestResult result = rc::detail::checkTestable(prop, meta, params, quiet);
 	set_failure_slot(nullptr);
-	res.calls = calls;
-	res.exercised = exercised;
+	return result;
+}
 
-	rc::detail::SuccessResult ok;
-	rc::detail::FailureResult bad;
-	if (tr.match(ok)) {
-		res.v = verdict::holds;
-		res.cases = ok.numSuccess;
-		// A case's tags come one per command; count each edge once per
-		// case that met it.
-		std::map<std::string, int> per_tag;
-		for (const auto& [tags, count] : ok.distribution) {
-			const std::set<std::string> once(tags.begin(), tags.end());
-			for (const auto& t : once)
-				per_tag[t] += count;
-			if (once.empty())
-				per_tag["(none of the tagged edges)"] += count;
-		}
-		res.distribution.assign(per_tag.begin(), per_tag.end());
-		if (exercised == 0) {
-			res.v = verdict::not_exercised;
-			res.why_not_exercised = fmt::format("{} cases, {} calls, none that could break it", res.cases, calls);
-		}
-		return res;
+// A run whose cases all passed: holds, or not exercised when no call could
+// have broken the property; with the edges the cases met.
+void judge_passed(property_result& res, const rc::detail::SuccessResult& ok)
+{
+	res.v = verdict::holds;
+	res.cases = ok.numSuccess;
+	// A case's tags come one per command; count each edge once per
+	// case that met it.
+	std::map<std::string, int> per_tag;
+	for (const auto& [tags, count] : ok.distribution) {
+		const std::set<std::string> once(tags.begin(), tags.end());
+		for (const auto& t : once)
+			per_tag[t] += count;
+		if (once.empty())
+			per_tag["(none of the tagged edges)"] += count;
 	}
-	if (!tr.match(bad) || !slot.set) {
-		rc::detail::GaveUpResult gave;
-		rc::detail::Error err;
-		std::string why = tr.match(gave) ? gave.description : tr.match(err) ? err.description : "no counterexample";
-		throw internal_error("property run " + meta.id + " ended without a verdict: " + why);
+	res.distribution.assign(per_tag.begin(), per_tag.end());
+	if (res.exercised == 0) {
+		res.v = verdict::not_exercised;
+		res.why_not_exercised = fmt::format("{} cases, {} calls, none that could break it", res.cases, res.calls);
 	}
-	res.v = verdict::fails;
-	res.cases = bad.numSuccess + 1;
+}
 
-	// Replay the shrunk sequence on a fresh machine in the case's world,
-	// recording every step.
+// Replays the shrunk sequence on a fresh machine in the case's world,
+// recording every step, and keeps it as the counterexample: it must fail
+// the same property again.
+counterexample replay_failure(strategy& s, property p, const run_options& o, const failure_slot& slot,
+			      const std::string& id)
+{
 	const world_layout& w = slot.layout;
 	history hist;
 	harness h(s, w, p, &hist);
 	std::vector<std::size_t> starts;
-	world_model m = world_model::empty(w, o.adversarial);
-	m.vary_attributes = o.vary_attributes;
-	m.alias_nonpresent = o.alias_nonpresent;
-	m.interleave_lockless = o.interleave_lockless;
-	m.fault_around = o.fault_around;
+	world_model m = first_model(w, o);
 	violation v;
 	bool again = false;
 	for (const auto& c : slot.commands) {
@@ -268,17 +239,54 @@ property_result run_property(strategy& s, property p, const run_options& o)
 		c->apply(m);
 	}
 	if (!again || v.prop != p)
-		throw internal_error("counterexample for " + meta.id + " did not fail again on replay");
+		throw internal_error("counterexample for " + id + " did not fail again on replay");
+	counterexample ce;
 	for (const auto& c : slot.commands)
-		res.ce.commands.push_back(c->describe());
-	res.ce.commands.resize(starts.size());
-	res.ce.calls = calls_of(hist, starts);
-	res.ce.initial = rulers(hist.initial, w.geo);
-	res.ce.layout = w.describe();
-	res.ce.v = v;
-	res.ce.reproduce = fmt::format("ptespec test --strategy {} --property {} --granule {} --seed {} --cases {}{}",
-				       res.strategy, to_string(p), to_string(o.gran), o.seed, o.cases,
-				       o.adversarial ? " --adversarial" : "");
+		ce.commands.push_back(c->describe());
+	ce.commands.resize(starts.size());
+	ce.calls = calls_of(hist, starts);
+	ce.initial = rulers(hist.initial, w.geo);
+	ce.layout = w.describe();
+	ce.v = v;
+	ce.reproduce = fmt::format("ptespec test --strategy {} --property {} --granule {} --seed {} --cases {}{}",
+				   s.info().name, to_string(p), to_string(o.gran), o.seed, o.cases,
+				   o.adversarial ? " --adversarial" : "");
+	return ce;
+}
+
+} // namespace
+
+property_result run_property(strategy& s, property p, const run_options& o)
+{
+	quiet_rapidcheck_configuration();
+	if (std::optional<property_result> none = unjudgeable(s, p))
+		return *none;
+	property_result res;
+	res.strategy = s.info().name;
+	res.prop = p;
+	const std::string id = res.strategy + "/" + std::string(to_string(p));
+	case_run run;
+	const rc::detail::TestResult result = run_cases(s, p, o, id, run);
+	res.calls = run.calls;
+	res.exercised = run.exercised;
+
+	rc::detail::SuccessResult ok;
+	rc::detail::FailureResult bad;
+	if (result.match(ok)) {
+		judge_passed(res, ok);
+		return res;
+	}
+	if (!result.match(bad) || !run.slot.set) {
+		rc::detail::GaveUpResult gave;
+		rc::detail::Error err;
+		std::string why = result.match(gave) ? gave.description
+				  : result.match(err) ? err.description
+							  : "no counterexample";
+		throw internal_error("property run " + id + " ended without a verdict: " + why);
+	}
+	res.v = verdict::fails;
+	res.cases = bad.numSuccess + 1;
+	res.ce = replay_failure(s, p, o, run.slot, id);
 	return res;
 }
 

@@ -46,7 +46,7 @@ struct run_options {
 struct ce_call {
 	std::size_t command = 0;	// index of the caller action it belongs to
 	std::string call;	// e.g. "ptep_get(#3)"
-	std::string result;	// e.g. "0x... young+dirty", or ""
+	std::string result;	// e.g. "0x00f8000000080f43 (young+dirty, cont)", or ""
 	std::vector<std::string> hw;	// hardware events during the call
 	std::vector<std::pair<std::string, std::string>> runs;	// ruler before -> after, runs it changed
 };

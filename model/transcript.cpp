@@ -1,0 +1,60 @@
+#include "model/transcript.h"
+
+#include <fmt/format.h>
+
+#include "model/event_ledger.h"
+#include "model/pte.h"
+
+namespace ptespec {
+
+std::string flags_text(std::uint64_t pte)
+{
+	if (pte_none(pte))
+		return "none";
+	if (!pte_valid(pte))
+		return "non-present";
+	// The checker's words for a set of flags, so a verdict's message and
+	// the history under it name a state alike.
+	const std::string s = flag_name((pte_young(pte) ? FLAG_YOUNG : 0u) | (pte_dirty(pte) ? FLAG_DIRTY : 0u));
+	return pte_cont(pte) ? s + ", cont" : s;
+}
+
+std::string result_text(const call_result& r)
+{
+	if (r.pte)
+		return fmt::format("{:#018x} ({})", *r.pte, flags_text(*r.pte));
+	if (r.young)
+		return *r.young ? "young" : "old";
+	if (r.changed)
+		return *r.changed ? "changed" : "unchanged";
+	return "";
+}
+
+std::string hw_event_text(const hw_event& e)
+{
+	return fmt::format("hw {} to page #{} recorded in #{}{}", to_string(e.kind), e.page, e.landing,
+			   e.page == e.landing ? "" : " (another entry of its run)");
+}
+
+std::string fault_text(const fault_step& f)
+{
+	if (!f.assertion.empty())
+		return "stopped at its own check: " + f.assertion;
+	if (f.flush)
+		return fmt::format("TLB flush of #{}..#{} past a table of {} entries", f.index, f.index + f.nr - 1,
+				   f.table_size);
+	return fmt::format("entry #{} outside a table of {} entries", f.index, f.table_size);
+}
+
+std::string primitive_text(const primitive_step& p)
+{
+	const std::string range =
+		p.nr > 1 ? fmt::format("#{}-#{}", p.index, p.index + p.nr - 1) : fmt::format("#{}", p.index);
+	if (p.kind == prim_kind::read)
+		return fmt::format("{:<10} {} = {:#018x}", to_string(p.kind), range, p.old_value);
+	if (p.kind == prim_kind::tlbi_page || p.kind == prim_kind::tlbi_range || p.kind == prim_kind::tlbi_all)
+		return fmt::format("{:<10} {}", to_string(p.kind), range);
+	return fmt::format("{:<10} {}: {:#018x} -> {:#018x}", to_string(p.kind), range, p.old_value, p.new_value);
+}
+
+} // namespace ptespec
