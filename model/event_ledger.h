@@ -95,7 +95,7 @@ public:
 	// since or meet written.  Events not visible leave the ledger and go to
 	// vanished, in order.  Returns how many non-empty runs were looked at.
 	template <class Visible>
-	std::size_t sweep(const page_set& written, std::size_t step, Visible&& visible,
+	std::size_t sweep(const page_set& written, std::size_t at_step, Visible&& visible,
 			  std::vector<live_event>& vanished);
 
 	std::size_t live_events() const;
@@ -117,7 +117,7 @@ private:
 };
 
 template <class Visible>
-std::size_t event_ledger::sweep(const page_set& written, std::size_t step, Visible&& visible,
+std::size_t event_ledger::sweep(const page_set& written, std::size_t at_step, Visible&& visible,
 				std::vector<live_event>& vanished)
 {
 	std::size_t looked = 0;
@@ -130,7 +130,7 @@ std::size_t event_ledger::sweep(const page_set& written, std::size_t step, Visib
 		for (std::size_t i = 0; i < bucket.size(); i++) {
 			live_event& l = bucket[i];
 			const bool fresh = l.step_checked == unchecked;
-			l.step_checked = step;
+			l.step_checked = at_step;
 			if ((!fresh && !l.pages.intersects(written)) || visible(l)) {
 				if (kept != i)
 					bucket[kept] = std::move(l);

@@ -9,6 +9,7 @@
 #include "model/machine.h"
 #include "model/pte.h"
 #include "model/ruler.h"
+#include "model/transcript.h"
 
 namespace ptespec::proofs {
 
@@ -39,17 +40,6 @@ private:
 	const std::vector<ce_event>& events_;
 	std::size_t call_ = 0;
 };
-
-std::string result_text(const call_result& r)
-{
-	if (r.pte) {
-		const std::uint64_t v = *r.pte;
-		return fmt::format("{:#x} {}{}", v, pte_young(v) ? "young" : "old", pte_dirty(v) ? "+dirty" : "+clean");
-	}
-	if (r.young)
-		return *r.young ? "young" : "old";
-	return "";
-}
 
 std::string fault_text(const strategy_fault& f)
 {
@@ -93,7 +83,8 @@ replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 		}
 		for (std::size_t k = before; k < hw.fired_.size(); k++) {
 			const ce_event& e = hw.fired_[k];
-			t += fmt::format("      hw {} #{} at gap {}\n", to_string(e.kind), e.entry, e.gap);
+			t += fmt::format("      hw {} to page #{} recorded in #{} (gap {})\n", to_string(e.kind), e.entry,
+					 e.entry, e.gap);
 		}
 		t += fmt::format("      after    {}\n", rulers(m.table(), geo));
 		return finished;
