@@ -96,7 +96,7 @@ std::string describe(const call& c)
 {
 	switch (c.kind) {
 	case call_kind::set_ptes:
-		return fmt::format("set_ptes(#{}, {:#x}, nr={})", c.index, c.pte, c.nr);
+		return fmt::format("set_ptes(#{}, {:#018x}, nr={})", c.index, c.pte, c.nr);
 	case call_kind::get_and_clear_full_ptes:
 	case call_kind::clear_full_ptes:
 		return fmt::format("{}(#{}, nr={}, full={})", to_string(c.kind), c.index, c.nr, c.full ? 1 : 0);
@@ -111,7 +111,7 @@ std::string describe(const call& c)
 				   (c.flags & CYDP_CLEAR_YOUNG) ? "CYDP_CLEAR_YOUNG" : "",
 				   (c.flags & CYDP_CLEAR_DIRTY) ? ((c.flags & CYDP_CLEAR_YOUNG) ? "|CYDP_CLEAR_DIRTY" : "CYDP_CLEAR_DIRTY") : "");
 	case call_kind::ptep_set_access_flags:
-		return fmt::format("ptep_set_access_flags(#{}, {:#x}, dirty={})", c.index, c.pte, c.flags);
+		return fmt::format("ptep_set_access_flags(#{}, {:#018x}, dirty={})", c.index, c.pte, c.flags);
 	default:
 		return fmt::format("{}(#{})", to_string(c.kind), c.index);
 	}

@@ -499,10 +499,10 @@ void checker::judge_precise(const ended_call& e)
 	const std::uint64_t before = q_[e.first], got = *e.r.pte;
 	if (!pte_valid(before) && got != before)
 		report(property::precise, e.first,
-		       fmt::format("{} on non-present #{} ({:#x}) returned {:#x}", describe(e.c), e.first, before, got));
+		       fmt::format("{} on non-present #{} ({:#018x}) returned {:#018x}", describe(e.c), e.first, before, got));
 	if (pte_valid(before) && !pte_same_mapping(got, before))
 		report(property::precise, e.first,
-		       fmt::format("{} returned {:#x}, but #{} mapped {:#x}", describe(e.c), got, e.first, before));
+		       fmt::format("{} returned {:#018x}, but #{} mapped {:#018x}", describe(e.c), got, e.first, before));
 }
 
 // precise, flag half: a reported flag was pending somewhere in the folio,
@@ -515,7 +515,7 @@ void checker::judge_precise_flags(const ended_call& e)
 			continue;
 		if (!pte_valid(q_[e.first])) {
 			report(property::precise, e.first,
-			       fmt::format("{} read non-present #{} ({:#x}) as {}", describe(e.c), e.first, q_[e.first],
+			       fmt::format("{} read non-present #{} ({:#018x}) as {}", describe(e.c), e.first, q_[e.first],
 					   flag_name(flag)));
 			break;
 		}
@@ -553,7 +553,7 @@ void checker::judge_isolation(const ended_call& e)
 		const bool ok = pte_valid(b) ? pte_valid(a) && pte_same_mapping(b, a) : b == a;
 		if (!ok) {
 			report(property::isolation, k,
-			       fmt::format("{} changed #{} outside its range: {:#x} -> {:#x}", describe(e.c), k, b, a));
+			       fmt::format("{} changed #{} outside its range: {:#018x} -> {:#018x}", describe(e.c), k, b, a));
 			break;
 		}
 	}
@@ -566,7 +566,7 @@ void checker::judge_well_formed(const primitive_step& p, const table_t& t)
 	if (!tlb_.store(p.index, p.new_value))
 		report(property::well_formed, p.index,
 		       fmt::format("#{} changed CONT between valid values without break-before-make "
-				   "(the TLB may still hold {:#x})",
+				   "(the TLB may still hold {:#018x})",
 				   p.index, tlb_.cached(p.index)));
 	// Taking an entry out never misprograms a run (each entry is then
 	// invalid or as it was), so only stores of valid values need the run
@@ -654,7 +654,7 @@ void checker::judge_lockless(const call& c, const call_result& r)
 		ok = ok || (pte_valid(v) ? pte_valid(got) && pte_same_mapping(v, got) : v == got);
 	if (!ok)
 		report(property::lockless, c.index,
-		       fmt::format("ptep_get_lockless(#{}) returned {:#x}, which #{} never held during the call",
+		       fmt::format("ptep_get_lockless(#{}) returned {:#018x}, which #{} never held during the call",
 				   c.index, got, c.index));
 	// A torn read across a fold or unfold shows as flags missing: what was
 	// pending for the page before the read and still is after it must be
@@ -683,7 +683,7 @@ void checker::judge_progress(const ended_call& e)
 	const bool ok = pte_valid(v) && (!pte_young(e.c.pte) || pte_young(v)) && (!want_write || pte_hw_dirty(v));
 	if (!ok)
 		report(property::progress, e.first,
-		       fmt::format("after {} #{} is {:#x}: a walker reading it alone still faults", describe(e.c),
+		       fmt::format("after {} #{} is {:#018x}: a walker reading it alone still faults", describe(e.c),
 				   e.first, v));
 }
 

@@ -89,7 +89,7 @@ struct map_folio final : fault_command {
 		tag_range(h.layout(), first, first + nr);
 		h.fault_map(first, nr, prot);
 	}
-	std::string what() const override { return fmt::format("fault: map #{}..#{} prot {:#x}", first, first + nr - 1, prot); }
+	std::string what() const override { return fmt::format("fault: map #{}..#{} prot {:#018x}", first, first + nr - 1, prot); }
 };
 
 struct fault_pages final : fault_command {
@@ -127,7 +127,7 @@ struct fault_pages final : fault_command {
 	void act(const world_model&, harness& h) const override { h.fault_pages(first, nr, prot); }
 	std::string what() const override
 	{
-		return fmt::format("fault page by page: #{}..#{} prot {:#x}", first, first + nr - 1, prot);
+		return fmt::format("fault page by page: #{}..#{} prot {:#018x}", first, first + nr - 1, prot);
 	}
 };
 
@@ -172,7 +172,7 @@ struct fault_around_cmd final : command {
 	void act(const world_model&, harness& h) const override { h.fault_around(first, last, prot); }
 	std::string what() const override
 	{
-		return fmt::format("read fault with fault-around: map what is none in #{}..#{} prot {:#x}", first,
+		return fmt::format("read fault with fault-around: map what is none in #{}..#{} prot {:#018x}", first,
 				   last - 1, prot);
 	}
 };
@@ -367,7 +367,7 @@ struct swap_out_cmd final : command {
 		RC_CLASSIFY(pte_cont(value), "non-present value aliases CONT");
 		h.swap_out(page, value);
 	}
-	std::string what() const override { return fmt::format("swap-out: #{} <- {:#x}", page, value); }
+	std::string what() const override { return fmt::format("swap-out: #{} <- {:#018x}", page, value); }
 };
 
 struct lockless_cmd final : command {
