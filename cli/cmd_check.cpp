@@ -28,36 +28,13 @@
 #include "cli/selection.h"
 #include "cli/verdicts.h"
 #include "model/errors.h"
+#include "model/transcript.h"
 #include "proofs/catalogue.h"
 #include "properties/runner.h"
 
 namespace ptespec::cli {
 
 namespace {
-
-// `text` broken at spaces into lines of at most `width` columns, the first
-// indented by `indent` spaces, the rest by four more.
-std::string wrapped(const std::string& text, std::size_t indent, std::size_t width = 120)
-{
-	std::string out, line(indent, ' ');
-	std::size_t at = 0;
-	while (at < text.size()) {
-		std::size_t end = text.find(' ', at);
-		if (end == std::string::npos)
-			end = text.size();
-		const std::string word = text.substr(at, end - at);
-		const bool fresh = line.find_first_not_of(' ') == std::string::npos;
-		if (!fresh && line.size() + 1 + word.size() > width) {
-			out += line + "\n";
-			line = std::string(indent + 4, ' ');
-		} else if (!fresh) {
-			line += ' ';
-		}
-		line += word;
-		at = end + 1;
-	}
-	return out + line + "\n";
-}
 
 struct check_cli {
 	selection sel;
@@ -197,7 +174,7 @@ int run_check(const check_cli& c)
 	if (!partial.empty())
 		fmt::print("\npartly proved, what the proofs covered:\n");
 	for (const auto& [line, who] : partial)
-		fmt::print("{}", wrapped(line, 2));
+		fmt::print("{}", wrapped_text(line, 2));
 
 	for (std::size_t i = 0; i < cells.size(); i++)
 		if (cells[i].test.v == verdict::not_exercised)

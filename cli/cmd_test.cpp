@@ -24,6 +24,7 @@
 #include "cli/selection.h"
 #include "cli/verdicts.h"
 #include "model/errors.h"
+#include "model/transcript.h"
 #include "model/word_coverage.h"
 #include "properties/commands.h"
 #include "properties/runner.h"
@@ -148,7 +149,7 @@ int run_test(const test_options& t)
 		if (t.adversarial) {
 			fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
 			for (const char* rule : adversarial_rules)
-				fmt::print("  - {}\n", rule);
+				fmt::print("{}", wrapped_text(fmt::format("- {}", rule), 2));
 		}
 		std::fflush(stdout);
 	}
@@ -215,21 +216,35 @@ int run_test(const test_options& t)
 		std::size_t w = 8;
 		for (strategy* s : strategies)
 			w = std::max(w, s->info().name.size());
+		auto word = [&](std::size_t i) {
+			return std::string(results[i].v == verdict::fails ? "FAILS" : to_string(results[i].v));
+		};
+		// Each property's column fits its name and the words under it, so
+		// the table stays within 120 columns where the words allow.
+		std::vector<std::size_t> col(props.size());
+		for (std::size_t k = 0; k < props.size(); k++)
+			col[k] = to_string(props[k]).size();
+		for (std::size_t i = 0; i < results.size(); i++)
+			col[i % props.size()] = std::max(col[i % props.size()], word(i).size());
+		// A row without the spaces that would pad its last column.
+		auto print_row = [](std::string row) {
+			row.erase(row.find_last_not_of(' ') + 1);
+			fmt::print("{}\n", row);
+		};
 		std::size_t i = 0;
 		std::uint64_t calls = 0;
 		for (granule g : grans) {
-			fmt::print("\n{:<{}}", fmt::format("[{}]", to_string(g)), w + 2);
-			for (property p : props)
-				fmt::print(" {:<13}", to_string(p));
-			fmt::print("\n");
+			std::string head = fmt::format("\n{:<{}}", fmt::format("[{}]", to_string(g)), w + 2);
+			for (std::size_t k = 0; k < props.size(); k++)
+				head += fmt::format(" {:<{}}", to_string(props[k]), col[k]);
+			print_row(head);
 			for (strategy* s : strategies) {
-				fmt::print("{:<{}}", s->info().name, w + 2);
+				std::string row = fmt::format("{:<{}}", s->info().name, w + 2);
 				for (std::size_t k = 0; k < props.size(); k++, i++) {
 					calls += results[i].calls;
-					fmt::print(" {:<13}", results[i].v == verdict::fails ? "FAILS" : to_string(results[i].v));
+					row += fmt::format(" {:<{}}", word(i), col[k]);
 				}
-				(void)s;
-				fmt::print("\n");
+				print_row(row);
 			}
 		}
 		if (t.verbose)

@@ -57,4 +57,26 @@ std::string primitive_text(const primitive_step& p)
 	return fmt::format("{:<10} {}: {:#018x} -> {:#018x}", to_string(p.kind), range, p.old_value, p.new_value);
 }
 
+std::string wrapped_text(const std::string& text, std::size_t indent, std::size_t width)
+{
+	std::string out, line(indent, ' ');
+	std::size_t at = 0;
+	while (at < text.size()) {
+		std::size_t end = text.find(' ', at);
+		if (end == std::string::npos)
+			end = text.size();
+		const std::string word = text.substr(at, end - at);
+		const bool fresh = line.find_first_not_of(' ') == std::string::npos;
+		if (!fresh && line.size() + 1 + word.size() > width) {
+			out += line + "\n";
+			line = std::string(indent + 4, ' ');
+		} else if (!fresh) {
+			line += ' ';
+		}
+		line += word;
+		at = end + 1;
+	}
+	return out + line + "\n";
+}
+
 } // namespace ptespec

@@ -7,6 +7,7 @@
 //   hw access to page #1 recorded in #14 (another entry of its run)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -30,6 +31,11 @@ std::string hw_event_text(const hw_event& e);
 // Where a call stopped outside the table, or the strategy's own check that
 // stopped it.
 std::string fault_text(const fault_step& f);
+
+// `text` broken at spaces into lines of at most `width` columns (a word
+// longer than that keeps its own line), the first indented by `indent`
+// spaces, the rest by four more; ends in a newline.
+std::string wrapped_text(const std::string& text, std::size_t indent, std::size_t width = 120);
 
 // One primitive access: "read #3 = 0x...", "xchg #3: 0x... -> 0x...",
 // "tlbi-range #0-#15".

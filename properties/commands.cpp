@@ -468,13 +468,13 @@ void command::run(const world_model& s0, harness& h) const
 	h.end_command();
 }
 
-std::string command::describe() const
+// RapidCheck's own display of a command (its shrinking log): the action and
+// the hardware plan it was drawn with.
+void command::show(std::ostream& os) const
 {
 	const std::string plan = show_plan(hw);
-	return plan.empty() ? what() : what() + "  [" + plan + "]";
+	os << (plan.empty() ? what() : what() + "  [" + plan + "]");
 }
-
-void command::show(std::ostream& os) const { os << describe(); }
 
 void set_failure_slot(failure_slot* slot) { g_slot = slot; }
 void begin_case() { g_executed.clear(); }

@@ -24,8 +24,11 @@ class command : public command_base, public std::enable_shared_from_this<command
 public:
 	void run(const world_model& s0, harness& h) const final;
 	void show(std::ostream& os) const final;
-	// What a counterexample prints for this command.
-	std::string describe() const;
+	// What a counterexample prints for this command: the caller action
+	// only.  Its hardware plan is not repeated: the events that fired are
+	// printed under the calls they landed in, and a planned event that
+	// never found its primitive changed nothing.
+	std::string describe() const { return what(); }
 	const std::vector<hw_plan_event>& plan() const { return hw; }
 	std::size_t batch_cut() const { return cut; }
 	// Runs the caller action without RapidCheck (replay and printing).

@@ -308,7 +308,7 @@ std::string format_counterexample(const property_result& r)
 		for (const auto& [a, z] : c.runs)
 			out += fmt::format("        {} -> {}\n", a, z);
 	}
-	out += fmt::format("  violation at step {}, #{}: {}\n", ce.v.step, ce.v.page, ce.v.message);
+	out += wrapped_text(fmt::format("violation at step {}, #{}: {}", ce.v.step, ce.v.page, ce.v.message), 2);
 	out += fmt::format("  reproduce: {}\n", ce.reproduce);
 	return out;
 }
