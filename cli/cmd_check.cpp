@@ -16,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -24,6 +23,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/progress.h"
 #include "cli/proof_flags.h"
 #include "cli/selection.h"
 #include "cli/verdicts.h"
@@ -69,24 +69,10 @@ int run_check(const check_cli& c)
 			   cases_text(grans, c.cases));
 		std::fflush(stdout);
 	}
-	const bool tty = isatty(STDERR_FILENO);
-	auto t0 = std::chrono::steady_clock::now();
-	auto last = t0;
-	// Progress on stderr: one updating line on a terminal, a line every
-	// few seconds otherwise.
-	auto progress = [&](const std::string& what) {
-		const auto now = std::chrono::steady_clock::now();
-		if (tty) {
-			fmt::print(stderr, "\r{}\033[K", what);
-		} else if (now - last >= std::chrono::seconds(5)) {
-			fmt::print(stderr, "check: {} ({:.0f} s)\n", what,
-				   std::chrono::duration<double>(now - t0).count());
-			last = now;
-		}
-	};
-	const verdict_table vt = compute_verdicts(strategies, grans, o, c.cases, c.seed, progress);
-	if (tty)
-		fmt::print(stderr, "\r\033[K");
+	progress_line where("check");
+	const verdict_table vt = compute_verdicts(strategies, grans, o, c.cases, c.seed,
+						  [&where](const std::string& what) { where.update(what); });
+	where.clear();
 	const std::vector<cell>& cells = vt.cells;
 	const std::vector<proofs::proof_result>& proved = vt.proofs;
 	const std::size_t* n = vt.counts;

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -20,6 +19,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/progress.h"
 #include "cli/verdicts.h"
 #include "explore/explorer.h"
 #include "model/errors.h"
@@ -260,17 +260,14 @@ int run_explore(const explore_cli& c)
 		}
 	}
 	auto current = std::make_shared<std::string>();
-	if (isatty(STDERR_FILENO)) {
-		o.scenario_begins = [current](scenario sc) { *current = std::string(to_string(sc)); };
-		o.progress = [current](std::uint64_t explored, std::uint64_t done, std::uint64_t states) {
-			fmt::print(stderr, "\r{}: {} schedules, initial state {}/{}\033[K", *current, explored, done,
-				   states);
-		};
-	}
+	auto where = std::make_shared<progress_line>("explore");
+	o.scenario_begins = [current](scenario sc) { *current = std::string(to_string(sc)); };
+	o.progress = [current, where](std::uint64_t explored, std::uint64_t done, std::uint64_t states) {
+		where->update(fmt::format("{}: {} schedules, initial state {}/{}", *current, explored, done, states));
+	};
 
 	const sweep_result r = explore_all(s, o, which);
-	if (o.progress)
-		fmt::print(stderr, "\r\033[K");
+	where->clear();
 	const int code = exit_for(r.failed(), r.complete() ? 0 : 1);
 
 	if (c.json) {

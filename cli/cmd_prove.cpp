@@ -15,6 +15,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/progress.h"
 #include "cli/proof_flags.h"
 #include "cli/selection.h"
 #include "cli/verdicts.h"
@@ -69,11 +70,17 @@ int run_prove(const prove_cli& p)
 	if (!p.json)
 		fmt::print("{:<16} {:<44} {:<5} {:<8} {:>8} {:>6}  {}\n", "strategy", "obligation", "gran", "verdict",
 			   "seconds", "paths", "replay");
-	const std::vector<proofs::proof_result> results =
-		proofs::prove_all(strategies, grans, o, [&](const proofs::proof_result& r) {
-			if (!p.json)
-				line(r);
-		});
+	progress_line where("prove");
+	const std::vector<proofs::proof_result> results = proofs::prove_all(
+		strategies, grans, o,
+		[&](const proofs::proof_result& r) {
+			if (p.json)
+				return;
+			where.clear();
+			line(r);
+		},
+		[&where](const std::string& what) { where.update(what); });
+	where.clear();
 
 	// A strategy that cannot run on symbolic words was not proved: that
 	// is undecided, never a pass.

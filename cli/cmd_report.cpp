@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/progress.h"
 #include "cli/thread_figures.h"
 #include "cli/verdicts.h"
 #include "explore/cost.h"
@@ -37,6 +37,27 @@ struct report_cli {
 	std::uint64_t seed = 1;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
+	std::vector<std::string> names;	// --strategy; empty: every registered one
+
+	// The chosen strategies (looked up here, not while parsing: plugins
+	// load after the command line is read), and how the commands in the
+	// report's headings name them.
+	std::vector<strategy*> strategies() const
+	{
+		if (names.empty())
+			return registry::global().all();
+		std::vector<strategy*> chosen;
+		for (const std::string& n : names)
+			chosen.push_back(&parse_strategy("--strategy", n));
+		return chosen;
+	}
+	std::string selection_flags() const
+	{
+		std::string f;
+		for (const std::string& n : names)
+			f += " --strategy " + n;
+		return f.empty() ? " --all" : f;
+	}
 };
 
 std::string find_on_path(const std::string& name)
@@ -76,10 +97,10 @@ void write_file(const fs::path& p, const std::string& text)
 std::string verdict_section(const report_cli& c, const verdict_table& vt)
 {
 	const granule g = parse_granule(c.proof_granule);
-	std::string md = fmt::format("## Verdicts\n\n`ptespec check --all{} --seed {} --granule {}` ({}): each "
+	std::string md = fmt::format("## Verdicts\n\n`ptespec check{}{} --seed {} --granule {}` ({}): each "
 				     "strategy against each property, sampled and proved; a failing cell is in bold, the "
 				     "legend below says what each word means.\n\n",
-				     c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed, c.proof_granule,
+				     c.selection_flags(), c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed, c.proof_granule,
 				     cases_text({g}, c.cases));
 	md += "| strategy |";
 	for (property p : all_properties)
@@ -116,15 +137,15 @@ std::string verdict_section(const report_cli& c, const verdict_table& vt)
 std::string proofs_section(const report_cli& c, const std::vector<proofs::proof_result>& rs)
 {
 	const granule g = parse_granule(c.proof_granule);
-	const std::vector<strategy*> all = registry::global().all();
+	const std::vector<strategy*> all = c.strategies();
 	std::vector<std::string> columns;
 	for (const proofs::proof_result& r : rs)
 		if (!r.strategy.empty() && std::find(columns.begin(), columns.end(), r.obligation) == columns.end())
 			columns.push_back(r.obligation);
-	std::string md = fmt::format("## Proofs ({})\n\n`ptespec prove --all --granule {}`: each obligation for every "
+	std::string md = fmt::format("## Proofs ({})\n\n`ptespec prove{} --granule {}`: each obligation for every "
 				     "table of its shape and every hardware interleaving (Z3), seconds in brackets; "
 				     "a refutation is replayed on the concrete machine and its checker.\n\n",
-				     to_string(g), to_string(g));
+				     to_string(g), c.selection_flags(), to_string(g));
 	md += "| strategy |";
 	for (const std::string& col : columns)
 		md += fmt::format(" {} |", col);
@@ -161,9 +182,9 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 	o.folios = c.folios;
 	const cost_profile numa1 = load_profile("numa1"), numa2 = load_profile("numa2");
 	const cost_row base = measure(registry::global().get("nocont"), o);
-	std::string md = fmt::format("## Cost of exit()\n\n`ptespec cost --all --scenario exit --folios {}`: primitive "
+	std::string md = fmt::format("## Cost of exit()\n\n`ptespec cost{} --scenario exit --folios {}`: primitive "
 				     "counts on a bare harness, weighted cost as percent over `nocont`.\n\n",
-				     c.folios);
+				     c.selection_flags(), c.folios);
 	md += "| strategy | reads | writes | atomics | tlbi_page | tlbi_range | tlbi_all | numa1 | numa2 |\n"
 	      "|---|---|---|---|---|---|---|---|---|\n";
 	// cost.dat has every strategy, cost-close.dat all but the far outlier
@@ -171,7 +192,7 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 	// the thread measured nothing.
 	const std::string header = "# strategy model-1-node% model-2-nodes% thread-1-node% thread-2-nodes%\n";
 	std::string dat = header, close = header;
-	for (strategy* s : registry::global().all()) {
+	for (strategy* s : c.strategies()) {
 		const cost_row r = measure(*s, o);
 		const double a = percent_over(r, base, numa1), b = percent_over(r, base, numa2);
 		md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:+.1f}% | {:+.1f}% |\n", r.strategy, r.counts.reads,
@@ -236,6 +257,7 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 
 int run_report(const report_cli& c)
 {
+	c.strategies();	// an unknown name stops the report before its long work
 	const std::string gnuplot = find_on_path("gnuplot");
 	if (gnuplot.empty())
 		throw usage_error("gnuplot: not found on PATH; expected it to draw the cost chart (Debian: gnuplot-nox)");
@@ -250,15 +272,11 @@ int run_report(const report_cli& c)
 	// Every family of the table; the helper algebra is not in this report.
 	for (const proofs::obligation_family& f : proofs::obligation_table())
 		o.only.push_back(f.prefix);
-	const bool tty = isatty(STDERR_FILENO);
+	progress_line where("report");
 	const verdict_table vt =
-		compute_verdicts(registry::global().all(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,
-				 [tty](const std::string& what) {
-					 if (tty)
-						 fmt::print(stderr, "\r{}\033[K", what);
-				 });
-	if (tty)
-		fmt::print(stderr, "\r\033[K");
+		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,
+				 [&where](const std::string& what) { where.update(what); });
+	where.clear();
 	std::string md = "# ptespec report\n\n";
 	md += verdict_section(c, vt) + "\n" + proofs_section(c, vt.proofs) + "\n" + cost_section(c, dir, gnuplot);
 	write_file(dir / "report.md", md);
@@ -293,6 +311,14 @@ action define_report(CLI::App& sub)
 		sub, "--folios",
 		[c](const std::string& n) { c->folios = parse_count("--folios", n, 1, max_folios, "folios"); },
 		"64K folios in the cost workload, 1 to 65536 (default 256)", "M");
+	add_repeatable(
+		sub, "--strategy",
+		[c](const std::string& n) {
+			if (std::find(c->names.begin(), c->names.end(), n) != c->names.end())
+				throw usage_error(fmt::format("--strategy '{}' given twice; expected each strategy once", n));
+			c->names.push_back(n);
+		},
+		"report on this strategy (repeatable; default: every one)", "NAME");
 	add_once(
 		sub, "--proof-granule",
 		[c](const std::string& g) {

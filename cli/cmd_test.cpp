@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -21,6 +20,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/progress.h"
 #include "cli/selection.h"
 #include "cli/verdicts.h"
 #include "model/errors.h"
@@ -153,7 +153,7 @@ int run_test(const test_options& t)
 		}
 		std::fflush(stdout);
 	}
-	const bool progress = isatty(STDERR_FILENO);
+	progress_line progress("test");
 	const std::size_t total = strategies.size() * props.size() * grans.size();
 	std::size_t done = 0;
 	std::vector<property_result> results;
@@ -173,16 +173,14 @@ int run_test(const test_options& t)
 					o.coverage = &coverage[s->info().name];
 					o.words = &words[s->info().name];
 				}
-				if (progress)
-					fmt::print(stderr, "\r[{}/{}] {} {} {}...\033[K", ++done, total, to_string(g),
-						   s->info().name, to_string(p));
+				progress.update(fmt::format("[{}/{}] {} {} {}", ++done, total, to_string(g), s->info().name,
+							    to_string(p)));
 				results.push_back(run_property(*s, p, o));
 				result_gran.push_back(g);
 			}
 		}
 	}
-	if (progress)
-		fmt::print(stderr, "\r\033[K");
+	progress.clear();
 	const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	const tally n = tally_of(results);
 

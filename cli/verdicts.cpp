@@ -53,12 +53,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 			       const std::function<void(const std::string&)>& progress)
 {
 	verdict_table t;
-	std::size_t proofs_done = 0;
-	t.proofs = proofs::prove_all(strategies, grans, o, [&](const proofs::proof_result& r) {
-		if (progress)
-			progress(fmt::format("proofs: {} done, last {} {} {}", ++proofs_done,
-					     r.strategy.empty() ? "-" : r.strategy, r.obligation, to_string(r.verdict)));
-	});
+	t.proofs = proofs::prove_all(strategies, grans, o, {}, progress);
 	const std::size_t total = grans.size() * strategies.size() * all_properties.size();
 	for (granule g : grans)
 		for (strategy* s : strategies)

@@ -24,8 +24,26 @@ std::vector<granule> granules_of(const std::vector<std::string>& names)
 	return out;
 }
 
+namespace {
+
+// "3 of 60 ended; running: mainline exit/run-cont16 4k 1234 paths 12 s, ..."
+std::string status_text(const isolated_status& st)
+{
+	std::string s = fmt::format("proofs: {} of {} ended", st.ended, st.total);
+	for (std::size_t k = 0; k < st.running.size(); k++) {
+		const isolated_status::running_job& r = st.running[k];
+		s += fmt::format("{} {} {} {}: {} paths, {:.0f} s", k == 0 ? "; running" : ";",
+				 r.strategy.empty() ? "-" : r.strategy, r.obligation.empty() ? r.first : r.obligation,
+				 to_string(r.gran), r.paths, r.seconds);
+	}
+	return s;
+}
+
+} // namespace
+
 std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
-				    const prove_options& o, const std::function<void(const proof_result&)>& done)
+				    const prove_options& o, const std::function<void(const proof_result&)>& done,
+				    const std::function<void(const std::string&)>& progress)
 {
 	std::vector<isolated_job> jobs;
 	for (granule g : grans) {
@@ -45,7 +63,10 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 						weight * static_cast<double>(ob.names.size())});
 	}
 	const unsigned parallel = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-	return run_isolated(jobs, parallel, o.wall_seconds, done);
+	std::function<void(const isolated_status&)> heard;
+	if (progress)
+		heard = [&progress](const isolated_status& st) { progress(status_text(st)); };
+	return run_isolated(jobs, parallel, o.wall_seconds, done, heard);
 }
 
 std::vector<property> covered_properties(const proof_result& r)

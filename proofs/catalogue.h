@@ -19,10 +19,13 @@ std::vector<granule> granules_of(const std::vector<std::string>& names);
 // Each obligation (and each granule's helper algebra) in a process of its
 // own, o.jobs at once (proofs/isolate.h); results in catalogue order.
 // `done` (may be empty) hears each result in that order as soon as it and
-// those before it are known.
+// those before it are known; `progress` (may be empty) a line saying where
+// the run is ("3 of 60 ended; mainline exit/run-cont16 4k: 1234 paths,
+// 12 s"), about five times a second.
 std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 				    const prove_options& o,
-				    const std::function<void(const proof_result&)>& done = {});
+				    const std::function<void(const proof_result&)>& done = {},
+				    const std::function<void(const std::string&)>& progress = {});
 
 // The checker properties an obligation speaks for (its family's scope in the
 // obligation table); empty for the helper algebra.

@@ -1,5 +1,6 @@
 #include "proofs/isolate.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,6 +10,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -106,7 +109,44 @@ struct child {
 	int fd = -1;
 	std::string out;
 	stopwatch clock;
+	// Its progress pipe: lines "<obligation>\t<paths>", the last one kept.
+	int progress_fd = -1;
+	std::string progress_buf, obligation;
+	std::size_t paths = 0;
 };
+
+// The child's side of the progress pipe: at most five lines a second, each
+// small enough that one write() of it is atomic; a parent that stopped
+// reading never blocks the proof (the pipe is non-blocking).
+void report_to_parent(int fd)
+{
+	set_proof_progress([fd, last = std::chrono::steady_clock::time_point{}](const proof_result& r) mutable {
+		const auto now = std::chrono::steady_clock::now();
+		if (now - last < std::chrono::milliseconds(200))
+			return;
+		last = now;
+		const std::string line = fmt::format("{}\t{}\n", r.obligation.substr(0, 200), r.paths);
+		[[maybe_unused]] const ssize_t n = ::write(fd, line.data(), line.size());
+	});
+}
+
+// What the parent read from a child's progress pipe: the last whole line.
+void take_progress(child& c, const char* buf, std::size_t n)
+{
+	c.progress_buf.append(buf, n);
+	const std::size_t end = c.progress_buf.rfind('\n');
+	if (end == std::string::npos)
+		return;
+	const std::size_t before = c.progress_buf.rfind('\n', end - (end > 0 ? 1 : 0));
+	const std::size_t start = before == std::string::npos || before == end ? 0 : before + 1;
+	const std::string line = c.progress_buf.substr(start, end - start);
+	c.progress_buf.erase(0, end + 1);
+	const std::size_t tab = line.find('\t');
+	if (tab == std::string::npos)
+		return;
+	c.obligation = line.substr(0, tab);
+	c.paths = std::strtoull(line.c_str() + tab + 1, nullptr, 10);
+}
 
 struct child_work {
 	const isolated_job* job;
@@ -131,8 +171,9 @@ void* run_job(void* arg)
 // runs on a thread with a stack of its own (address space only until used).
 constexpr std::size_t child_stack_bytes = std::size_t{1} << 30;
 
-[[noreturn]] void run_child(const isolated_job& job, int fd)
+[[noreturn]] void run_child(const isolated_job& job, int fd, int progress_fd)
 {
+	report_to_parent(progress_fd);
 	child_work w{&job, {}};
 	pthread_attr_t attr;
 	pthread_t thread;
@@ -200,6 +241,15 @@ private:
 	struct sigaction old_int_ {}, old_term_ {};
 };
 
+void close_pipes(child& c)
+{
+	for (int* fd : {&c.fd, &c.progress_fd})
+		if (*fd >= 0) {
+			::close(*fd);
+			*fd = -1;
+		}
+}
+
 void kill_children(std::vector<child>& running)
 {
 	for (child& c : running) {
@@ -208,12 +258,30 @@ void kill_children(std::vector<child>& running)
 			::waitpid(c.pid, nullptr, 0);
 			c.pid = -1;
 		}
-		if (c.fd >= 0) {
-			::close(c.fd);
-			c.fd = -1;
-		}
+		close_pipes(c);
 	}
 	running.clear();
+}
+
+// Whatever the child has said of its progress since the last look.
+void drain_progress(child& c)
+{
+	char buf[4096];
+	for (;;) {
+		const ssize_t got = c.progress_fd < 0 ? 0 : ::read(c.progress_fd, buf, sizeof buf);
+		if (got > 0) {
+			take_progress(c, buf, static_cast<std::size_t>(got));
+			continue;
+		}
+		if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+			if (c.progress_fd >= 0)
+				::close(c.progress_fd);
+			c.progress_fd = -1;
+		}
+		if (got < 0 && errno == EINTR)
+			continue;
+		return;
+	}
 }
 
 // The children are gone; the parent ends as the signal meant it to.
@@ -232,14 +300,19 @@ void kill_children(std::vector<child>& running)
 child spawn(const std::vector<isolated_job>& jobs, std::size_t k)
 {
 	const pid_t parent = ::getpid();
-	int fds[2];
+	int fds[2], pfds[2];
 	if (::pipe(fds) != 0)
 		throw internal_error(fmt::format("prover: pipe: {}", std::strerror(errno)));
+	if (::pipe2(pfds, O_NONBLOCK) != 0) {
+		::close(fds[0]);
+		::close(fds[1]);
+		throw internal_error(fmt::format("prover: pipe: {}", std::strerror(errno)));
+	}
 	std::fflush(nullptr);
 	const pid_t pid = ::fork();
 	if (pid < 0) {
-		::close(fds[0]);
-		::close(fds[1]);
+		for (int f : {fds[0], fds[1], pfds[0], pfds[1]})
+			::close(f);
 		throw internal_error(fmt::format("prover: fork: {}", std::strerror(errno)));
 	}
 	if (pid == 0) {
@@ -251,13 +324,16 @@ child spawn(const std::vector<isolated_job>& jobs, std::size_t k)
 		::signal(SIGINT, SIG_DFL);
 		::signal(SIGTERM, SIG_DFL);
 		::close(fds[0]);
-		run_child(jobs[k], fds[1]);
+		::close(pfds[0]);
+		run_child(jobs[k], fds[1], pfds[1]);
 	}
 	::close(fds[1]);
+	::close(pfds[1]);
 	child c;
 	c.job = k;
 	c.pid = pid;
 	c.fd = fds[0];
+	c.progress_fd = pfds[0];
 	return c;
 }
 
@@ -339,7 +415,8 @@ std::vector<proof_result> results_from_json(const std::string& text)
 }
 
 std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, unsigned parallel, double wall_seconds,
-				       const std::function<void(const proof_result&)>& done)
+				       const std::function<void(const proof_result&)>& done,
+				       const std::function<void(const isolated_status&)>& progress)
 {
 	if (parallel == 0)
 		parallel = 1;
@@ -381,6 +458,7 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 			}
 			for (std::size_t k = running.size(); k-- > 0;) {
 				child& c = running[k];
+				drain_progress(c);
 				bool ended = false;
 				if (n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR))) {
 					char buf[65536];
@@ -394,7 +472,7 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 					::kill(c.pid, SIGKILL);
 					int status = 0;
 					::waitpid(c.pid, &status, 0);
-					::close(c.fd);
+					close_pipes(c);
 					finish(c.job, lost(jobs[c.job],
 							   fmt::format("the prover process ran past the wall-clock "
 								       "limit of {:.0f} s and was stopped",
@@ -407,11 +485,17 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 					continue;
 				int status = 0;
 				::waitpid(c.pid, &status, 0);
-				::close(c.fd);
-				c.fd = -1;
+				close_pipes(c);
 				c.pid = -1;
 				finish(c.job, collect(jobs[c.job], c, status));
 				running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+			}
+			if (progress) {
+				isolated_status st{reported, jobs.size(), {}};
+				for (const child& c : running)
+					st.running.push_back({jobs[c.job].strategy, jobs[c.job].obligations.empty() ? "" : jobs[c.job].obligations.front(),
+							      jobs[c.job].gran, c.obligation, c.paths, c.clock.seconds()});
+				progress(st);
 			}
 		}
 	} catch (...) {

@@ -30,14 +30,31 @@ struct isolated_job {
 	double weight = 0;	// its expected cost: heavier jobs start first
 };
 
+// Where a run of jobs is: how many have ended, and what each running child
+// last said of itself (the obligation it is on and the paths it has run).
+struct isolated_status {
+	std::size_t ended = 0, total = 0;
+	struct running_job {
+		std::string strategy;	// the job's
+		std::string first;	// the first obligation of the job
+		granule gran = granule::k4;
+		std::string obligation;	// the one it is on; "" until it first reports
+		std::size_t paths = 0;
+		double seconds = 0;
+	};
+	std::vector<running_job> running;
+};
+
 // Runs every job in a child process, up to `parallel` at once, heaviest
 // first; each child that runs longer than `wall_seconds` is killed.
 // Results come back in job order; `done` (may be empty) hears them in job
 // order too, each as soon as its job and every job before it have ended
-// (so what it prints is in the same order on every run).  An exception in
-// a child is rethrown in the parent as internal_error.
+// (so what it prints is in the same order on every run).  `progress` (may
+// be empty) hears where the run is about five times a second.  An
+// exception in a child is rethrown in the parent as internal_error.
 std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, unsigned parallel, double wall_seconds,
-				       const std::function<void(const proof_result&)>& done);
+				       const std::function<void(const proof_result&)>& done,
+				       const std::function<void(const isolated_status&)>& progress = {});
 
 // The wire format between child and parent (also what tests compare).
 std::string results_to_json(const std::vector<proof_result>& rs);

@@ -662,10 +662,29 @@ void case_batch::refute_by_fault(const call& c, const strategy_fault& fault, con
 	}
 }
 
+namespace {
+
+std::function<void(const proof_result&)>& progress_sink()
+{
+	static std::function<void(const proof_result&)> sink;
+	return sink;
+}
+
+} // namespace
+
+void set_proof_progress(std::function<void(const proof_result&)> sink) { progress_sink() = std::move(sink); }
+
+void report_proof_progress(const proof_result& r)
+{
+	if (progress_sink())
+		progress_sink()(r);
+}
+
 void case_batch::record(sym_step& st, const scenario& sc, pending_case& pc)
 {
 	for (goal_state& g : goals_)
 		g.g.into->paths += st.paths;
+	report_proof_progress(*goals_.front().g.into);
 	// Joined: some part of the call had paths to tell apart (ite terms).
 	for (const auto& part : st.parts)
 		pc.joined = pc.joined || part.size() > 1;

@@ -191,6 +191,15 @@ struct prove_options {
 	}
 };
 
+// Where a running obligation is, for a progress line: the sink hears the
+// result being filled (its name and the paths run so far) after each call
+// an obligation runs, on the thread that proves.  None by default; a
+// prover process (proofs/isolate.cpp) installs one that writes to its
+// parent.
+void set_proof_progress(std::function<void(const proof_result&)> sink);
+// Tells the sink, if there is one.
+void report_proof_progress(const proof_result& r);
+
 // A timer for proof_result::seconds.
 class stopwatch {
 public:
