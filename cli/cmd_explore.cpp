@@ -23,6 +23,7 @@
 #include "cli/verdicts.h"
 #include "explore/explorer.h"
 #include "model/errors.h"
+#include "model/transcript.h"
 
 namespace ptespec::cli {
 
@@ -93,9 +94,9 @@ std::string initial_scope(const explore::explore_options& o)
 std::string initial_detail(const explore::explore_result& r)
 {
 	if (r.options.initial == explore::initial_set::all)
-		return fmt::format("{} initial states (all 4^{})", r.initial_states, r.entries);
-	return fmt::format("{} initial states (<={} flagged entr{}, plus the 3 uniform tables)", r.initial_states,
-			   r.options.initial_flagged, r.options.initial_flagged == 1 ? "y" : "ies");
+		return "initial states: all (4^N for a scenario of N entries)";
+	return fmt::format("initial states: <={} flagged entr{}, plus the 3 uniform tables", r.options.initial_flagged,
+			   r.options.initial_flagged == 1 ? "y" : "ies");
 }
 
 // `|........########|`: the caller's range over the scenario's runs.
@@ -309,11 +310,18 @@ int run_explore(const explore_cli& c)
 	fmt::print("explore {} at {} (CONT_PTES {}{}), up to {} hardware event{}{}\n", r.strategy, c.granule,
 		   o.geo.cont_ptes, o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
 		   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
-	for (const explore_result& one : r.runs)
-		fmt::print("{}: {}; {}; {}; K={}; {} schedules, {} placements pruned, {} infeasible, {:.2f} s: {}\n",
-			   to_string(one.options.scen), scenario_calls(one.options.scen), table_text(one),
-			   initial_detail(one), one.options.hw_events, one.explored, one.pruned, one.infeasible,
-			   one.seconds, status_text(one));
+	if (!r.runs.empty())
+		fmt::print("{}\n", initial_detail(r.runs.front()));
+	// Per scenario, what it found and how far it went, then (indented) what
+	// it ran: the calls and the range over the runs.
+	for (const explore_result& one : r.runs) {
+		fmt::print("{}: {}; K={}, {} initial states, {} schedules, {} placements pruned{}; {:.2f} s\n",
+			   to_string(one.options.scen), status_text(one), one.options.hw_events, one.initial_states,
+			   one.explored, one.pruned,
+			   one.infeasible ? fmt::format(", {} infeasible", one.infeasible) : std::string(),
+			   one.seconds);
+		fmt::print("{}", wrapped_text(fmt::format("{}; {}", scenario_calls(one.options.scen), table_text(one)), 4));
+	}
 	for (scenario sc : r.not_run)
 		fmt::print("{}: {}; not started (time limit)\n", to_string(sc), scenario_calls(sc));
 	for (const explore_result& one : r.runs) {
