@@ -42,7 +42,8 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 
 checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial)
 	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial),
-	  ledger_(initial.size(), geo.cont_ptes), taken_(initial.size(), 0), touched_mark_(initial.size(), 0)
+	  ledger_(initial.size(), geo.cont_ptes), taken_(initial.size(), 0), touched_mark_(initial.size(), 0),
+	  consumed_by_(initial.size())
 {
 	tlb_.reset(initial);
 	// Flags present in the initial table are events like those present at
@@ -239,6 +240,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	std::vector<live_event> lost;
 	const settlement s = settlement_of(e);
 	ledger_.settle(s, lost);
+	note_consumption(e, s);
 	add_call_set_flags(e);
 	order_call_events(s, t, lost);
 	fold_runs(e);
@@ -527,9 +529,54 @@ void checker::judge_precise_flags(const ended_call& e)
 			ok = ok || (ce.folio == folio && (flag == FLAG_YOUNG || ce.e.kind == hw_kind::write));
 		if (!ok)
 			report(property::precise, e.first,
-			       fmt::format("{} reported {} but its folio had no such event pending", describe(e.c),
-					   flag_name(flag)));
+			       fmt::format("{} reported {} but its folio had no such event pending{}", describe(e.c),
+					   flag_name(flag), consumed_flag_cause(e, flag)));
 	}
+}
+
+// Which call took a flag off the pages of a folio: what a failing precise
+// judgement names, with the entry the flag was left in.
+void checker::note_consumption(const ended_call& e, const settlement& s)
+{
+	for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
+		const bool consumed = (s.consumed & flag) != 0;
+		const bool rewritten = s.sem.unmaps || s.sem.maps;
+		if (!consumed && !rewritten)
+			continue;
+		for (std::size_t p = e.first; p < e.last; p++)
+			consumed_by_[p][flag - 1] = consumed && !rewritten ? consumption{e.c, step_, true} : consumption{};
+		if (consumed)
+			s.widened.for_each([&](std::size_t p) { consumed_by_[p][flag - 1] = consumption{e.c, step_, true}; });
+	}
+}
+
+// "; young of #3 was consumed by ptep_test_and_clear_young(#3) at step 40,
+// and #14 still held it": the last consumption of the flag on a page of
+// the reported entry's folio, and the entries of that folio that still
+// carried the flag before this call.
+std::string checker::consumed_flag_cause(const ended_call& e, unsigned flag) const
+{
+	const long folio = folio_of_page(q_, e.first);
+	// The reported entry's own page if a call consumed the flag there, else
+	// the page of its folio where one did last.
+	std::size_t page = consumed_by_[e.first][flag - 1].known ? e.first : n_;
+	for (std::size_t q = 0; q < n_ && page != e.first; q++) {
+		const consumption& c = consumed_by_[q][flag - 1];
+		if (c.known && folio_of_page(q_, q) == folio && (page == n_ || c.step > consumed_by_[page][flag - 1].step))
+			page = q;
+	}
+	std::string held;
+	for (std::size_t k = 0; k < n_; k++)
+		if (pte_valid(q_[k]) && folio_of_page(q_, k) == folio && (own_flags(q_[k]) & flag))
+			held += fmt::format("{}#{}", held.empty() ? "" : ", ", k);
+	if (page == n_)
+		return held.empty() ? "" : fmt::format(" ({} held it)", held);
+	const consumption& c = consumed_by_[page][flag - 1];
+	return fmt::format("; {} of #{} was consumed by {} at step {}, {}", flag_name(flag), page, describe(c.c), c.step,
+			   held.empty() ? "and no entry of its folio held it before this call"
+					: fmt::format("and {} still held it (a clear that did not reach every entry "
+						      "the flag was recorded in)",
+						      held));
 }
 
 // isolation: what the call touched outside its range keeps its mapping.

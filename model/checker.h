@@ -151,6 +151,16 @@ private:
 	std::vector<std::uint8_t> touched_mark_;
 	std::vector<lockless_read> lockless_;
 	std::vector<int> run_or_;	// per run, the folded OR at a call end (-1: not yet)
+	// Per page and flag (young, dirty): the last call that consumed it
+	// there, so an imprecise report can say where its events went.
+	struct consumption {
+		call c;
+		std::size_t step = 0;
+		bool known = false;
+	};
+	std::vector<std::array<consumption, 2>> consumed_by_;
+	void note_consumption(const ended_call& e, const settlement& s);
+	std::string consumed_flag_cause(const ended_call& e, unsigned flag) const;
 
 	std::vector<violation> violations_;
 	std::array<bool, nr_properties> seen_{};

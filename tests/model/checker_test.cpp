@@ -572,6 +572,36 @@ TEST(checker_precise, young_pending_elsewhere_in_the_folio_is_quiet)
 	EXPECT_EQ(flagged(ck), names{});
 }
 
+// |C . . . . . . . . Y . . . . . .|  MADV_FREE over the whole folio clears
+// young in #0-#8 only and leaves #9's; a later ptep_get reports it though
+// the clear consumed every page's young.  The violation names the clear and
+// the entry the flag was left in.
+TEST(checker_precise, a_flag_left_behind_by_a_clear_names_the_clear_and_the_entry)
+{
+	hist h(table({0, 1}));
+	h.hw(5, 9);
+	h.begin(clear_young_dirty_ptes(0, RUN, CYDP_CLEAR_YOUNG));
+	for (std::size_t k = 0; k < 9; k++)
+		h.cmpxchg(k, page(k, true));
+	h.end();
+	h.begin(ptep_get(3)).reads(0, RUN).ret(young(page(3, true)));
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), names{"precise"});
+	expect_violation(ck, property::precise, 3, "consumed by clear_young_dirty_ptes(#0, nr=16");
+	expect_violation(ck, property::precise, 3, "#9 still held it");
+}
+
+// The same report with nothing consumed before: no call to name.
+TEST(checker_precise, a_flag_nobody_recorded_names_no_clear)
+{
+	hist h(table({0, 1}));
+	h.begin(ptep_get(3)).reads(0, RUN).ret(young(page(3, true)));
+	const checker ck = h.check();
+	ASSERT_EQ(flagged(ck), names{"precise"});
+	EXPECT_EQ(ck.violations().front().message.find("consumed by"), std::string::npos)
+		<< ck.violations().front().message;
+}
+
 // A swap entry whose type sets bit 10 (AF) and whose offset sets bit 52
 // (CONT): a ptep_get that trusts those bits gathers the run's flags.
 std::uint64_t aliasing_swap_entry()
