@@ -46,12 +46,15 @@ struct mainline_ops : pte_primitives<M, Self> {
 	using W = typename M::word;
 	using B = typename M::boolean;
 
-	// In the model the lockless reader races only hardware: software calls
-	// never overlap.  Hardware changes AF and RDONLY alone, which the
-	// consistency test ignores, so a pass that fails will fail forever --
-	// nobody is left to finish the fold or teardown it saw half done.  The
-	// kernel would spin; the model gives up after this many passes.
-	static constexpr unsigned lockless_retries = 64;
+	// The lockless reader races hardware and at most one locked call, whose
+	// primitives may interleave with its reads: the writer makes at least
+	// one primitive in each pass it is still running, and a locked call on
+	// one run makes fewer than 4 * CONT_PTES (an unfold is 2 * CONT_PTES + 1).
+	// Hardware changes AF and RDONLY alone, which the consistency test
+	// ignores.  So a run still inconsistent after more passes than that has
+	// nobody left to finish the fold or teardown it saw half done.  The
+	// kernel would spin; the model gives up.
+	static unsigned lockless_retries(const geometry& g) { return 64 + 4 * static_cast<unsigned>(g.cont_ptes); }
 
 	using pte_primitives<M, Self>::self;
 	using pte_primitives<M, Self>::truth_value;
@@ -295,7 +298,8 @@ struct mainline_ops : pte_primitives<M, Self> {
 	// leaving the rest of the run unchecked.)
 	W contpte_ptep_get_lockless(M& m, std::size_t i)
 	{
-		for (unsigned pass = 0; pass < lockless_retries; pass++) {
+		const unsigned retries = lockless_retries(m.geo());
+		for (unsigned pass = 0; pass < retries; pass++) {
 			W orig = self().__ptep_get(m, i);
 			if (!m.branch(pte_valid_cont(orig)))
 				return orig;
@@ -303,7 +307,7 @@ struct mainline_ops : pte_primitives<M, Self> {
 				return orig;
 		}
 		throw strategy_livelock("ptep_get_lockless(#" + std::to_string(i) + "): the run stayed inconsistent for " +
-					std::to_string(lockless_retries) + " passes with no writer to finish it");
+					std::to_string(retries) + " passes with no writer to finish it");
 	}
 
 	// One pass of the lockless read; ORs the run's flags into orig.

@@ -82,8 +82,8 @@ struct session {
 	static session& of(void* ctx) { return *static_cast<session*>(ctx); }
 	static std::uint64_t value(const W& w) { return word_ops<W>::value(w); }
 
-	// The template strategies give up a lockless read after 64 passes
-	// over a run; the tree's own retry loops are bounded here instead, by
+	// The template strategies give up a lockless read after a bounded
+	// number of passes over a run; the tree's own retry loops are bounded here instead, by
 	// primitives: far more than any call that finishes makes.
 	void tick()
 	{
