@@ -31,11 +31,27 @@ inline void check_call_range(const call& c, std::size_t table_size, const geomet
 	const bool ranged = c.kind == call_kind::set_ptes || c.kind == call_kind::get_and_clear_full_ptes ||
 			    c.kind == call_kind::clear_full_ptes || c.kind == call_kind::clear_non_present_ptes ||
 			    c.kind == call_kind::wrprotect_ptes ||
-			    c.kind == call_kind::clear_young_dirty_ptes;
+			    c.kind == call_kind::clear_young_dirty_ptes ||
+			    c.kind == call_kind::test_and_clear_young_ptes || c.kind == call_kind::clear_flush_young_ptes;
 	const std::size_t nr = ranged ? c.nr : 1;
 	if (nr == 0 || c.index >= table_size || nr > table_size - c.index)
 		throw usage_error(describe(c) + ": expected nr >= 1 and entries inside a table of " +
 				  std::to_string(table_size));
+}
+
+// Core-mm's generic test_and_clear_young_ptes / clear_flush_young_ptes
+// (include/linux/pgtable.h), for a strategy that has only the one-entry
+// call: that call on each entry of the batch, every one made (the loop
+// never stops at the first young entry), the answers ORed.
+template <class One>
+auto generic_young_ptes(const call& c, One one)
+{
+	auto young = one(c.index);
+	for (std::size_t k = 1; k < c.nr; k++) {
+		const auto y = one(c.index + k);
+		young = young || y;
+	}
+	return young;
 }
 
 // What dispatch hands back on machine M: values and truths for concrete
@@ -213,6 +229,42 @@ typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* prob
 				return r;
 			}
 			s.contpte_try_unfold(m, c.index);
+			return r;
+		}
+		break;
+	case call_kind::test_and_clear_young_ptes:
+		if constexpr (requires { s.test_and_clear_young_ptes(m, c.index, c.nr); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.young = truth(s.test_and_clear_young_ptes(m, c.index, c.nr));
+			return r;
+		} else if constexpr (requires { s.ptep_test_and_clear_young(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			auto one = [&](std::size_t i) { return s.ptep_test_and_clear_young(m, i); };
+			r.young = truth(generic_young_ptes(c, one));
+			return r;
+		}
+		break;
+	case call_kind::clear_flush_young_ptes:
+		if constexpr (requires { s.clear_flush_young_ptes(m, c.index, c.nr); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.young = truth(s.clear_flush_young_ptes(m, c.index, c.nr));
+			return r;
+		} else if constexpr (requires { s.ptep_clear_flush_young(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			auto one = [&](std::size_t i) { return s.ptep_clear_flush_young(m, i); };
+			r.young = truth(generic_young_ptes(c, one));
 			return r;
 		}
 		break;

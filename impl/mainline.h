@@ -16,6 +16,14 @@
 // through m.branch(); CMPXCHG loops are m.atomic_update with a pure
 // function of the old value.
 //
+// Which kernel: v6.16's contpte code with the 2026 fix to
+// contpte_ptep_set_access_flags (every entry of the run must grant the
+// access before "nothing to do"), and the young calls as v7.0 and the 2026
+// mm tree shape them: test_and_clear_young_ptes / clear_flush_young_ptes
+// take nr, contpte_test_and_clear_young_ptes widens the batch to the runs
+// its first and last entries lie in (contpte_align_addr_ptep), and the
+// one-entry ptep_test_and_clear_young is the batched call with nr = 1.
+//
 // One deliberate departure from arch/arm64: nothing here checks
 // mm_is_user(); every table in the model is a user table.
 #pragma once
@@ -23,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "impl/arch_pte.h"
 #include "impl/primitives.h"
@@ -37,12 +46,15 @@ struct mainline_ops : pte_primitives<M, Self> {
 	using W = typename M::word;
 	using B = typename M::boolean;
 
-	// In the model the lockless reader races only hardware: software calls
-	// never overlap.  Hardware changes AF and RDONLY alone, which the
-	// consistency test ignores, so a pass that fails will fail forever --
-	// nobody is left to finish the fold or teardown it saw half done.  The
-	// kernel would spin; the model gives up after this many passes.
-	static constexpr unsigned lockless_retries = 64;
+	// The lockless reader races hardware and at most one locked call, whose
+	// primitives may interleave with its reads: the writer makes at least
+	// one primitive in each pass it is still running, and a locked call on
+	// one run makes fewer than 4 * CONT_PTES (an unfold is 2 * CONT_PTES + 1).
+	// Hardware changes AF and RDONLY alone, which the consistency test
+	// ignores.  So a run still inconsistent after more passes than that has
+	// nobody left to finish the fold or teardown it saw half done.  The
+	// kernel would spin; the model gives up.
+	static unsigned lockless_retries(const geometry& g) { return 64 + 4 * static_cast<unsigned>(g.cont_ptes); }
 
 	using pte_primitives<M, Self>::self;
 	using pte_primitives<M, Self>::truth_value;
@@ -120,12 +132,22 @@ struct mainline_ops : pte_primitives<M, Self> {
 			self().pte_clear(m, i + k);
 	}
 
-	B ptep_test_and_clear_young(M& m, std::size_t i)
+	// The batch's entries are present (the caller found them as a folio
+	// batch), so CONT alone says whether a run is involved.
+	B test_and_clear_young_ptes(M& m, std::size_t i, std::size_t nr)
 	{
-		const W orig = self().__ptep_get(m, i);
-		if (!m.branch(pte_valid_cont(orig)))
+		if (nr == 1 && !m.branch(pte_cont(self().__ptep_get(m, i))))
 			return self().__ptep_test_and_clear_young(m, i);
-		return self().contpte_ptep_test_and_clear_young(m, i);
+		return self().contpte_test_and_clear_young_ptes(m, i, nr);
+	}
+
+	B ptep_test_and_clear_young(M& m, std::size_t i) { return self().test_and_clear_young_ptes(m, i, 1); }
+
+	B clear_flush_young_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		if (nr == 1 && !m.branch(pte_cont(self().__ptep_get(m, i))))
+			return self().__ptep_clear_flush_young(m, i);
+		return self().contpte_clear_flush_young_ptes(m, i, nr);
 	}
 
 	B ptep_clear_flush_young(M& m, std::size_t i)
@@ -133,7 +155,7 @@ struct mainline_ops : pte_primitives<M, Self> {
 		const W orig = self().__ptep_get(m, i);
 		if (!m.branch(pte_valid_cont(orig)))
 			return self().__ptep_clear_flush_young(m, i);
-		return self().contpte_ptep_clear_flush_young(m, i);
+		return self().contpte_clear_flush_young_ptes(m, i, 1);
 	}
 
 	void wrprotect_ptes(M& m, std::size_t i, std::size_t nr)
@@ -276,7 +298,8 @@ struct mainline_ops : pte_primitives<M, Self> {
 	// leaving the rest of the run unchecked.)
 	W contpte_ptep_get_lockless(M& m, std::size_t i)
 	{
-		for (unsigned pass = 0; pass < lockless_retries; pass++) {
+		const unsigned retries = lockless_retries(m.geo());
+		for (unsigned pass = 0; pass < retries; pass++) {
 			W orig = self().__ptep_get(m, i);
 			if (!m.branch(pte_valid_cont(orig)))
 				return orig;
@@ -284,7 +307,7 @@ struct mainline_ops : pte_primitives<M, Self> {
 				return orig;
 		}
 		throw strategy_livelock("ptep_get_lockless(#" + std::to_string(i) + "): the run stayed inconsistent for " +
-					std::to_string(lockless_retries) + " passes with no writer to finish it");
+					std::to_string(retries) + " passes with no writer to finish it");
 	}
 
 	// One pass of the lockless read; ORs the run's flags into orig.
@@ -357,26 +380,45 @@ struct mainline_ops : pte_primitives<M, Self> {
 		self().__clear_full_ptes(m, i, nr, full);
 	}
 
-	// core-mm tracks access per folio and a run lies in one folio, so
-	// clearing young over the whole run answers for the page without an
-	// unfold.
-	B contpte_ptep_test_and_clear_young(M& m, std::size_t i)
+	// The batch [i, i + nr) widened to the runs its first and last entries
+	// lie in, when those are CONT: the caller's nr entries map consecutive
+	// pages of one folio, and a run never spans two folios, so a widened
+	// run is the batch's folio too.  Returns the widened [first, end).
+	std::pair<std::size_t, std::size_t> contpte_align_addr_ptep(M& m, std::size_t i, std::size_t nr)
 	{
 		const geometry& g = m.geo();
-		const std::size_t first = g.run_start(i);
+		std::size_t first = i, end = i + nr;
+		if (m.branch(pte_cont(self().__ptep_get(m, i + nr - 1))))
+			end = g.run_start(end + g.cont_ptes - 1);
+		if (m.branch(pte_cont(self().__ptep_get(m, i))))
+			first = g.run_start(i);
+		return {first, end};
+	}
+
+	// core-mm tracks access per folio and a run lies in one folio, so
+	// clearing young over the whole runs the batch touches answers for
+	// its pages without an unfold.  Every entry is tested: the answer is
+	// the OR over all of them.
+	B contpte_test_and_clear_young_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		const auto [first, end] = self().contpte_align_addr_ptep(m, i, nr);
 		B young = self().__ptep_test_and_clear_young(m, first);
-		for (std::size_t k = 1; k < g.cont_ptes; k++) {
-			const B y = self().__ptep_test_and_clear_young(m, first + k);	// never short-circuited
+		for (std::size_t k = first + 1; k < end; k++) {
+			const B y = self().__ptep_test_and_clear_young(m, k);	// never short-circuited
 			young = young || y;
 		}
 		return young;
 	}
 
-	B contpte_ptep_clear_flush_young(M& m, std::size_t i)
+	// Only a young answer is worth the invalidation, and then over the
+	// same widened range the clear covered.
+	B contpte_clear_flush_young_ptes(M& m, std::size_t i, std::size_t nr)
 	{
-		const B young = self().contpte_ptep_test_and_clear_young(m, i);
-		if (m.branch(young))
-			m.flush_tlb_range(m.geo().run_start(i), m.geo().cont_ptes);
+		const B young = self().contpte_test_and_clear_young_ptes(m, i, nr);
+		if (m.branch(young)) {
+			const auto [first, end] = self().contpte_align_addr_ptep(m, i, nr);
+			m.flush_tlb_range(first, end - first);
+		}
 		return young;
 	}
 
@@ -394,13 +436,7 @@ struct mainline_ops : pte_primitives<M, Self> {
 	// run lies in one folio.
 	void contpte_clear_young_dirty_ptes(M& m, std::size_t i, std::size_t nr, unsigned flags)
 	{
-		const geometry& g = m.geo();
-		std::size_t first = i;
-		std::size_t end = i + nr;
-		if (m.branch(pte_cont(self().__ptep_get(m, i + nr - 1))))
-			end = g.run_start(end + g.cont_ptes - 1);
-		if (m.branch(pte_cont(self().__ptep_get(m, i))))
-			first = g.run_start(i);
+		const auto [first, end] = self().contpte_align_addr_ptep(m, i, nr);
 		self().__clear_young_dirty_ptes(m, first, end - first, flags);
 	}
 

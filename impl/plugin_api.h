@@ -19,8 +19,9 @@
 //
 // Bump rule: PTESPEC_PLUGIN_ABI goes up by one in the commit that changes
 // the layout or the virtual functions of any of those types, or the meaning
-// of a call_kind.  Adding a call_kind at the end, a new strategy or a new
-// property does not bump it.  The layout fingerprint below catches the
+// of a call_kind, and when a call_kind is added: a plugin built before
+// answers implements() from an array of the old length.  A new strategy or
+// a new property does not bump it.  The layout fingerprint below catches the
 // forgotten bumps it can see (sizes), not all of them.
 #pragma once
 
@@ -32,7 +33,7 @@
 #include "impl/strategy.h"
 #include "model/symbolic_machine.h"
 
-#define PTESPEC_PLUGIN_ABI 5
+#define PTESPEC_PLUGIN_ABI 6
 
 namespace ptespec {
 

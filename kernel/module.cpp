@@ -82,8 +82,8 @@ struct session {
 	static session& of(void* ctx) { return *static_cast<session*>(ctx); }
 	static std::uint64_t value(const W& w) { return word_ops<W>::value(w); }
 
-	// The template strategies give up a lockless read after 64 passes
-	// over a run; the tree's own retry loops are bounded here instead, by
+	// The template strategies give up a lockless read after a bounded
+	// number of passes over a run; the tree's own retry loops are bounded here instead, by
 	// primitives: far more than any call that finishes makes.
 	void tick()
 	{
@@ -224,6 +224,9 @@ private:
 		case call_kind::ptep_set_access_flags: return reinterpret_cast<const void*>(f.ptep_set_access_flags);
 		case call_kind::contpte_try_fold: return reinterpret_cast<const void*>(f.contpte_try_fold);
 		case call_kind::contpte_try_unfold: return reinterpret_cast<const void*>(f.contpte_try_unfold);
+		case call_kind::test_and_clear_young_ptes:
+			return reinterpret_cast<const void*>(f.test_and_clear_young_ptes);
+		case call_kind::clear_flush_young_ptes: return reinterpret_cast<const void*>(f.clear_flush_young_ptes);
 		}
 		return nullptr;
 	}
@@ -266,6 +269,8 @@ private:
 			break;
 		case call_kind::contpte_try_fold: f.contpte_try_fold(c.index); break;
 		case call_kind::contpte_try_unfold: f.contpte_try_unfold(c.index); break;
+		case call_kind::test_and_clear_young_ptes: r.young = f.test_and_clear_young_ptes(c.index, nr) != 0; break;
+		case call_kind::clear_flush_young_ptes: r.young = f.clear_flush_young_ptes(c.index, nr) != 0; break;
 		}
 		return r;
 	}

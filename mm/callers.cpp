@@ -139,9 +139,37 @@ void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, 
 	}
 }
 
-void reclaim_young(call_sink& s, std::size_t page, bool flush)
+void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			  const reclaim_options& o)
 {
-	s.run({flush ? call_kind::ptep_clear_flush_young : call_kind::ptep_test_and_clear_young, page, 1, false, 0, 0});
+	const call_kind batch = o.flush ? call_kind::clear_flush_young_ptes : call_kind::test_and_clear_young_ptes;
+	const call_kind one = o.flush ? call_kind::ptep_clear_flush_young : call_kind::ptep_test_and_clear_young;
+	const bool batched = o.batched && s.implements(batch);
+	std::optional<long> folio;	// the folio the walk is about, from its first present entry
+	for (std::size_t i = first; i < last;) {
+		const std::optional<std::uint64_t> v = read_entry(s, i);
+		if (!v)
+			return;
+		if (!pte_valid(*v)) {
+			i++;
+			continue;
+		}
+		// A pfn no declared folio holds is a folio of its own page.
+		const std::uint64_t pfn = pte_pfn(*v, mem.geo);
+		const long declared = folio_of(mem.folios, pfn);
+		const long f = declared >= 0 ? declared : -2 - static_cast<long>(pfn);
+		if (!folio)
+			folio = f;
+		if (f != *folio) {
+			i++;
+			continue;
+		}
+		// A young answer (the folio is referenced) does not stop the walk:
+		// every mapping of the folio is aged.
+		const std::size_t nr = batched ? folio_pte_batch(s, mem, i, last, *v, false, o.batch_limit) : 1;
+		s.run({batched ? batch : one, i, nr, false, 0, 0});
+		i += nr;
+	}
 }
 
 void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)

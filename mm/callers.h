@@ -83,9 +83,27 @@ void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::siz
 void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
 			    std::size_t batch_limit = 0);
 
-// Reclaim's young test of one page (folio_referenced_one): with `flush`
-// through ptep_clear_flush_young, otherwise ptep_test_and_clear_young.
-void reclaim_young(call_sink& s, std::size_t page, bool flush);
+// How reclaim asks whether a folio was referenced.
+struct reclaim_options {
+	// folio_referenced_one's clear_flush_young_ptes; false: MGLRU's walk
+	// (lru_gen_look_around), test_and_clear_young_ptes without the flush.
+	bool flush = true;
+	// A folio batch per call; false: one ptep_clear_flush_young (or
+	// ptep_test_and_clear_young) per entry, as reclaim did before the
+	// batched young calls.
+	bool batched = true;
+	// Cut batches after this many entries (0: as core-mm finds them).
+	std::size_t batch_limit = 0;
+};
+
+// folio_referenced_one over [first, last), the entries of one VMA where the
+// folio behind the first present entry may be mapped (the rmap walk's
+// page_vma_mapped_walk): entries that are not present or map another folio
+// are passed over, the folio's present entries cleared of young a folio
+// batch at a time (folio_pte_batch, which stops at the folio's end and at
+// `last`).
+void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			  const reclaim_options& o);
 
 // A fault on a mapped page (handle_pte_fault): ptep_get, then
 // ptep_set_access_flags with the entry made young, and dirty for a write

@@ -23,6 +23,8 @@ constexpr std::array<std::string_view, nr_call_kinds> names = {
 	"ptep_set_access_flags",
 	"contpte_try_fold",
 	"contpte_try_unfold",
+	"test_and_clear_young_ptes",
+	"clear_flush_young_ptes",
 };
 } // namespace
 
@@ -72,8 +74,11 @@ call_semantics semantics_of(const call& c)
 		break;
 	case call_kind::ptep_test_and_clear_young:
 	case call_kind::ptep_clear_flush_young:
-		// Reports young only; core-mm tracks access per folio, so the
-		// clear may cover the whole run.
+	case call_kind::test_and_clear_young_ptes:
+	case call_kind::clear_flush_young_ptes:
+		// Reports young only, the OR over the entries it names; core-mm
+		// tracks access per folio, so the clear may cover the whole runs
+		// of the folio that the entries touch.
 		s.reports = s.hands_off = true;
 		s.consumes_young = true;
 		s.may_widen = true;
@@ -103,7 +108,9 @@ std::string describe(const call& c)
 	case call_kind::ptep_get_and_clear_full:
 		return fmt::format("{}(#{}, full={})", to_string(c.kind), c.index, c.full ? 1 : 0);
 	case call_kind::wrprotect_ptes:
-		return fmt::format("wrprotect_ptes(#{}, nr={})", c.index, c.nr);
+	case call_kind::test_and_clear_young_ptes:
+	case call_kind::clear_flush_young_ptes:
+		return fmt::format("{}(#{}, nr={})", to_string(c.kind), c.index, c.nr);
 	case call_kind::clear_non_present_ptes:
 		return fmt::format("clear_non_present_ptes(#{}, nr={})", c.index, c.nr);
 	case call_kind::clear_young_dirty_ptes:

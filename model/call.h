@@ -26,8 +26,13 @@ enum class call_kind {
 	ptep_set_access_flags,
 	contpte_try_fold,
 	contpte_try_unfold,
+	// The young calls over a folio batch (nr entries of one folio), which
+	// core-mm's reclaim makes since the batch API; the one-entry calls above
+	// stay for the callers that test one page.
+	test_and_clear_young_ptes,
+	clear_flush_young_ptes,
 };
-inline constexpr std::size_t nr_call_kinds = 15;
+inline constexpr std::size_t nr_call_kinds = 17;
 
 // clear_young_dirty_ptes flags (CYDP_*).
 inline constexpr unsigned CYDP_CLEAR_YOUNG = 1;
@@ -69,5 +74,13 @@ struct call_semantics {
 call_semantics semantics_of(const call& c);
 
 std::string describe(const call& c);
+
+// The calls that answer young only, as a bool: the one-entry young calls
+// and their batched forms.
+inline bool answers_young(call_kind k)
+{
+	return k == call_kind::ptep_test_and_clear_young || k == call_kind::ptep_clear_flush_young ||
+	       k == call_kind::test_and_clear_young_ptes || k == call_kind::clear_flush_young_ptes;
+}
 
 } // namespace ptespec

@@ -274,7 +274,7 @@ checker::ended_call checker::ending(const call& c, const call_result& r, const t
 	ended_call e{c, r, t, semantics_of(c), c.index, std::min(range_end(c), n_), page_set(n_)};
 	for (std::size_t p = e.first; p < e.last; p++)
 		e.range.add(p);
-	e.young_only = c.kind == call_kind::ptep_test_and_clear_young || c.kind == call_kind::ptep_clear_flush_young;
+	e.young_only = answers_young(c.kind);
 	if (e.sem.reports) {
 		if (e.young_only)
 			e.reported = r.young.value_or(false) ? FLAG_YOUNG : 0u;

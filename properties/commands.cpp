@@ -296,25 +296,42 @@ struct madv_free_cmd final : command {
 	}
 };
 
+// Reclaim ages a folio (folio_referenced_one) over the part of it one VMA
+// maps: from a page near a run edge to the folio's end or the VMA's, so
+// its batches often start and end inside runs.
 struct reclaim_cmd final : command {
-	std::size_t page = 0;
-	bool flush = false;
+	std::size_t first = 0, last = 0;
+	bool flush = false, batched = true;
 	explicit reclaim_cmd(const world_model& m)
 	{
-		page = *gen::edge_page(*m.layout);
+		const world_layout& w = *m.layout;
+		std::tie(first, last) = *gen::edge_range(w);
+		const std::size_t f = w.folio_of_page(first);
+		last = std::min(last, w.folio_first_page(f) + w.folios[f].nr_pages);
 		flush = *rc::gen::arbitrary<bool>();
-		hw = *gen::hw_plan(*m.layout, 1, page, page + 1);
+		batched = m.batch_young;
+		hw = *gen::hw_plan(w, 2 * (last - first) + 1, first, last);
+		pick_cut(m);
 	}
 	void checkPreconditions(const world_model& m) const override
 	{
-		// Reclaim reaches an entry through the rmap of a mapped folio, so
-		// only a present one (kept by adversarial callers too).
-		RC_PRE(m.pages[page] == page_state::present);
+		// Reclaim reaches a folio through the rmap, so only where it is
+		// mapped (kept by adversarial callers too).
+		RC_PRE(m.pages[first] == page_state::present);
 	}
-	void act(const world_model&, harness& h) const override { h.reclaim(page, flush); }
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		// Its first batch starts at `first`, a present entry.
+		RC_CLASSIFY(batched && first % h.layout().geo.cont_ptes != 0, "reclaim batch starts inside a run");
+		h.reclaim(first, last, flush, batched);
+	}
 	std::string what() const override
 	{
-		return fmt::format("reclaim: {}(#{})", flush ? "ptep_clear_flush_young" : "ptep_test_and_clear_young", page);
+		const char* call = batched ? (flush ? "clear_flush_young_ptes" : "test_and_clear_young_ptes")
+					   : (flush ? "ptep_clear_flush_young" : "ptep_test_and_clear_young");
+		return fmt::format("reclaim: {} {} #{}..#{}{}", call, batched ? "per folio batch over" : "entry by entry over",
+				   first, last - 1, cut ? fmt::format(" (batches cut at {})", cut) : "");
 	}
 };
 

@@ -245,7 +245,10 @@ void harness::madv_free(std::size_t first, std::size_t last)
 	mm::madvise_free_pte_range(*this, memory(), first, last, batch_limit_);
 }
 
-void harness::reclaim(std::size_t page, bool flush) { mm::reclaim_young(*this, page, flush); }
+void harness::reclaim(std::size_t first, std::size_t last, bool flush, bool batched)
+{
+	mm::folio_referenced_one(*this, memory(), first, last, {flush, batched, batch_limit_});
+}
 
 void harness::access_fault(std::size_t page, bool write, bool reuse) { mm::access_fault(*this, page, write, reuse); }
 

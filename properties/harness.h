@@ -199,7 +199,9 @@ public:
 	void zap(std::size_t first, std::size_t last, bool full, bool batched, bool anon);
 	void fork_wrprotect(std::size_t first, std::size_t last);
 	void madv_free(std::size_t first, std::size_t last);
-	void reclaim(std::size_t page, bool flush);
+	// folio_referenced_one over [first, last) (one VMA's part of a folio):
+	// per folio batch with `batched`, otherwise an entry at a time.
+	void reclaim(std::size_t first, std::size_t last, bool flush, bool batched);
 	void access_fault(std::size_t page, bool write, bool reuse = false);
 	void swap_out(std::size_t page, std::uint64_t swp);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)

@@ -127,6 +127,7 @@ world_model first_model(const world_layout& w, const run_options& o)
 	m.alias_nonpresent = o.alias_nonpresent;
 	m.interleave_lockless = o.interleave_lockless;
 	m.fault_around = o.fault_around;
+	m.batch_young = o.batch_young;
 	return m;
 }
 

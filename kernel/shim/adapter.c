@@ -329,6 +329,49 @@ static int k_ptep_clear_flush_young(size_t i)
 	return ptespec_flush_young(&user_vma, addr_of(i), ptep_of(i));
 }
 
+/*
+ * The batched young calls: the tree's own where it has them, else core-mm's
+ * generic definition -- the one-entry call on every entry of the batch, the
+ * answers ORed (none skipped once one is young).
+ */
+#ifdef test_and_clear_young_ptes
+static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
+{
+	return test_and_clear_young_ptes(&user_vma, addr_of(i), ptep_of(i), nr);
+}
+#define PTESPEC_TEST_YOUNG_PTES_ORIGIN "tree"
+#else
+static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
+{
+	unsigned int k;
+	int young = 0;
+
+	for (k = 0; k < nr; k++)
+		young |= k_ptep_test_and_clear_young(i + k) != 0;
+	return young;
+}
+#define PTESPEC_TEST_YOUNG_PTES_ORIGIN "ptespec"
+#endif
+
+#ifdef clear_flush_young_ptes
+static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
+{
+	return clear_flush_young_ptes(&user_vma, addr_of(i), ptep_of(i), nr);
+}
+#define PTESPEC_FLUSH_YOUNG_PTES_ORIGIN "tree"
+#else
+static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
+{
+	unsigned int k;
+	int young = 0;
+
+	for (k = 0; k < nr; k++)
+		young |= k_ptep_clear_flush_young(i + k) != 0;
+	return young;
+}
+#define PTESPEC_FLUSH_YOUNG_PTES_ORIGIN "ptespec"
+#endif
+
 #ifdef wrprotect_ptes
 static void k_wrprotect_ptes(size_t i, unsigned int nr)
 {
@@ -384,6 +427,8 @@ static const struct ptespec_function_origin origins[] = {
 	{ "pte_clear", "tree" },
 	{ "ptep_test_and_clear_young", "tree" },
 	{ "ptep_clear_flush_young", "tree" },
+	{ "test_and_clear_young_ptes", PTESPEC_TEST_YOUNG_PTES_ORIGIN },
+	{ "clear_flush_young_ptes", PTESPEC_FLUSH_YOUNG_PTES_ORIGIN },
 #ifdef wrprotect_ptes
 	{ "wrprotect_ptes", "tree" },
 #endif
@@ -432,6 +477,8 @@ __attribute__((visibility("default"))) const struct ptespec_kernel_module *ptesp
 			.ptep_set_access_flags = k_ptep_set_access_flags,
 			.contpte_try_fold = k_contpte_try_fold,
 			.contpte_try_unfold = k_contpte_try_unfold,
+			.test_and_clear_young_ptes = k_test_and_clear_young_ptes,
+			.clear_flush_young_ptes = k_clear_flush_young_ptes,
 		},
 		.origins = origins,
 		.nr_origins = sizeof(origins) / sizeof(origins[0]),

@@ -58,6 +58,54 @@ TEST(mainline_ptep_clear_flush_young, flushes_one_page_for_an_unfolded_entry)
 	EXPECT_EQ(m.cost().tlbi_range, 0u);
 }
 
+// A batch that starts and ends inside folded runs widens to both runs;
+// the answer is the OR over every entry, the young found past the batch's
+// last entry included.
+//   before  |OOOOOOOOOOOOOOOO|OOYOOOOOOOOOOOOY|
+//   batch          #6..#20   (nr=15)
+//   after   |OOOOOOOOOOOOOOOO|OOOOOOOOOOOOOOOO|
+TEST(mainline_test_and_clear_young_ptes, widens_a_batch_to_the_runs_its_ends_lie_in)
+{
+	machine m = make_machine(2);
+	fold(m, 0, 0x100);
+	fold(m, CONT, 0x110);
+	mark(m, 18, true, false);
+	mark(m, 31, true, false);
+	EXPECT_TRUE(s.test_and_clear_young_ptes(m, 6, 15));
+	EXPECT_EQ(ruler(m.table()), "|OOOOOOOOOOOOOOOO| |OOOOOOOOOOOOOOOO|");
+	EXPECT_EQ(m.cost().tlbis(), 0u);
+}
+
+// Without CONT nothing widens, and young outside the batch stays; the
+// answer is the OR over the batch, not its first entry.
+//   before  |oooyoooooyoooooo|
+//   batch      #2..#6  (nr=5)
+//   after   |oooooooooyoooooo|  #9 keeps its young
+TEST(mainline_test_and_clear_young_ptes, answers_for_every_entry_of_an_unfolded_batch)
+{
+	machine m = make_machine(1);
+	map(m, 0, 16, 0x100);
+	mark(m, 3, true, false);
+	mark(m, 9, true, false);
+	EXPECT_TRUE(s.test_and_clear_young_ptes(m, 2, 5));
+	EXPECT_EQ(ruler(m.table()), "|oooooooooyoooooo|");
+	EXPECT_FALSE(s.test_and_clear_young_ptes(m, 0, 9));
+}
+
+// The flush covers the widened range, once, and only for a young answer.
+TEST(mainline_clear_flush_young_ptes, flushes_the_widened_range_when_young)
+{
+	machine m = make_machine(2);
+	fold(m, 0, 0x100);
+	fold(m, CONT, 0x110);
+	EXPECT_FALSE(s.clear_flush_young_ptes(m, 14, 4));
+	EXPECT_EQ(m.cost().tlbis(), 0u);
+	mark(m, 1, true, false);
+	EXPECT_TRUE(s.clear_flush_young_ptes(m, 14, 4));
+	EXPECT_EQ(m.cost().tlbi_range, 1u);
+	EXPECT_EQ(ruler(m.table()), "|OOOOOOOOOOOOOOOO| |OOOOOOOOOOOOOOOO|");
+}
+
 // Fork over a whole run: wrprotect in place; hardware dirty moves into
 // the software bit so it survives losing write permission.
 //   before  |OOOOODOOOOOOOOOO|

@@ -96,7 +96,7 @@ TEST(mainline_ptep_get_lockless, gives_up_on_a_run_that_stays_inconsistent)
 	for (std::size_t i = 0; i < 8; i++)
 		m.poke(i, 0);
 	EXPECT_THROW(s.ptep_get_lockless(m, 12), strategy_livelock);
-	EXPECT_EQ(m.cost().reads, 1u + 2u * decltype(s)::lockless_retries);
+	EXPECT_EQ(m.cost().reads, 1u + 2u * decltype(s)::lockless_retries(geo4k));
 }
 
 // Entries of a run that disagree on pfn contiguity are not one run.

@@ -95,7 +95,7 @@ TEST(kernel_cli, a_tree_without_contpte_c)
 TEST(kernel_cli, a_tree_that_does_not_compile_shows_the_first_error_with_file_and_line)
 {
 	const fs::path t = copy_tree("syntax");
-	edit(t, "arch/arm64/mm/contpte.c", "int young = 0;", "int young = 0 0;");
+	edit(t, "arch/arm64/mm/contpte.c", "bool young = false;", "bool young = false false;");
 	expect_one_line_usage_error(run_ptespec({"--kernel", t.string(), "list"}),
 				    "does not compile against ptespec's shims: arch/arm64/mm/contpte.c:");
 }
@@ -116,8 +116,8 @@ TEST(kernel_cli, a_symbol_the_shims_lack_is_named_with_the_line_that_uses_it)
 TEST(kernel_cli, a_prototype_the_tree_contradicts_names_both_declarations)
 {
 	const fs::path t = copy_tree("conflict");
-	edit(t, "arch/arm64/mm/contpte.c", "int contpte_ptep_test_and_clear_young(struct vm_area_struct *vma,",
-	     "bool contpte_ptep_test_and_clear_young(struct vm_area_struct *vma,");
+	edit(t, "arch/arm64/mm/contpte.c", "bool contpte_test_and_clear_young_ptes(struct vm_area_struct *vma,",
+	     "int contpte_test_and_clear_young_ptes(struct vm_area_struct *vma,");
 	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
 	expect_one_line_usage_error(o, "conflicting types for");
 	EXPECT_NE(o.err.find("(the other declaration: arch/arm64/include/asm/pgtable.h:"), std::string::npos) << o.show();
@@ -145,7 +145,7 @@ TEST(kernel_cli, no_c_compiler_is_said_so)
 	setenv("PATH", "/nonexistent", 1);
 	setenv("CC", "/nonexistent/cc", 1);
 	const fs::path t = copy_tree("no-cc");	// a fresh tree: its modules are not cached
-	edit(t, "arch/arm64/mm/contpte.c", "int young = 0;", "int young = 0; /* no compiler */");
+	edit(t, "arch/arm64/mm/contpte.c", "bool young = false;", "bool young = false; /* no compiler */");
 	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
 	setenv("PATH", saved.c_str(), 1);
 	unsetenv("CC");

@@ -51,7 +51,7 @@ TEST(kernel_tree, builds_once_then_comes_from_the_cache)
 
 	// A change to the tree is a new key, a new build.
 	const fs::path copy = copy_tree("changed");
-	edit(copy, "arch/arm64/mm/contpte.c", "int young = 0;", "int young = 0; /* changed */");
+	edit(copy, "arch/arm64/mm/contpte.c", "bool young = false;", "bool young = false; /* changed */");
 	const kernel::built_tree changed = kernel::build_tree(kernel::open_tree({"", copy}), o);
 	EXPECT_FALSE(changed.cached);
 	EXPECT_NE(changed.key, first.key);
@@ -96,7 +96,7 @@ std::vector<call> program(const world_layout& w, std::uint64_t seed)
 		const std::size_t i = below(n);
 		const std::size_t run = i - i % cont;
 		const std::size_t nr = 1 + below(std::min<std::size_t>(n - i, 2 * cont));
-		switch (below(15)) {
+		switch (below(17)) {
 		case 0: case 1:
 			c = {call_kind::set_ptes, run, cont, false, pte_at(run)};
 			break;
@@ -117,7 +117,9 @@ std::vector<call> program(const world_layout& w, std::uint64_t seed)
 			     static_cast<unsigned>(below(2))};
 			break;
 		case 13: c = {call_kind::contpte_try_fold, i}; break;
-		default: c = {call_kind::contpte_try_unfold, i}; break;
+		case 14: c = {call_kind::contpte_try_unfold, i}; break;
+		case 15: c = {call_kind::test_and_clear_young_ptes, i, nr}; break;
+		default: c = {call_kind::clear_flush_young_ptes, i, nr}; break;
 		}
 		calls.push_back(c);
 	}

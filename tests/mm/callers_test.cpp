@@ -126,6 +126,36 @@ TEST(callers, a_batch_limit_cuts_a_folded_run_into_pieces)
 	EXPECT_EQ(ruler(m.table()), "|................|");
 }
 
+// Reclaim over #4..#23 of one folio: a batch from inside the folded run to
+// where the mapping stops, then one after the hole.
+//   |FFFFFFFFFFFFFFFF|oooo.ooo........|
+//        [4                  24)
+TEST(callers, reclaim_clears_young_a_folio_batch_at_a_time)
+{
+	machine m = make_machine(2);
+	fold(m, 0, 0x100);
+	map(m, CONT, 4, 0x110);
+	map(m, 21, 3, 0x115);
+	recording_sink s(m);
+	mm::folio_referenced_one(s, {geo4k, m.folios()}, 4, 24, {});
+	EXPECT_EQ(s.log, (calls{"ptep_get(#4)", "ptep_get(#16)", "ptep_get(#17)", "ptep_get(#18)", "ptep_get(#19)",
+				"ptep_get(#20)", "clear_flush_young_ptes(#4, nr=16)", "ptep_get(#20)", "ptep_get(#21)",
+				"ptep_get(#22)", "ptep_get(#23)", "clear_flush_young_ptes(#21, nr=3)"}));
+}
+
+// Entry by entry (reclaim before the batched calls), MGLRU's form without
+// the flush; an entry of another folio is passed over.
+TEST(callers, reclaim_entry_by_entry_makes_the_one_entry_calls)
+{
+	machine m = make_machine(1);
+	map(m, 0, 2, 0x100);
+	map(m, 2, 1, 0x200);
+	recording_sink s(m);
+	mm::folio_referenced_one(s, {geo4k, m.folios()}, 0, 3, {.flush = false, .batched = false});
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "ptep_test_and_clear_young(#0)", "ptep_get(#1)",
+				"ptep_test_and_clear_young(#1)", "ptep_get(#2)"}));
+}
+
 TEST(callers, fork_write_protects_only_writable_batches)
 {
 	machine m = make_machine(1);

@@ -335,6 +335,54 @@ hist access_through_a_stale_translation()
 	return h;
 }
 
+// | . . . Y . ...|  (no CONT) a batch over #2..#4 answers for #2 alone:
+// #3's young was pending when it began.  The call consumes young over its
+// range by its semantics, so the event it never reported is lost to the
+// spec as well.
+TEST(checker_per_call, batched_young_answering_for_its_first_entry_fires)
+{
+	hist h(table({}));
+	h.hw(3, 3);
+	h.begin(mk(call_kind::test_and_clear_young_ptes, 2, 3)).cmpxchg(2, h.at(2)).end(young_answer(false));
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), (names{"no-loss", "per-call"}));
+	expect_violation(ck, property::per_call, 3, "test_and_clear_young_ptes(#2, nr=3)");
+}
+
+// The same batch answering the OR of what it cleared is quiet, and owes
+// nothing after.
+TEST(checker_per_call, batched_young_answering_the_or_is_quiet)
+{
+	hist h(table({}));
+	h.hw(3, 3);
+	h.begin(mk(call_kind::clear_flush_young_ptes, 2, 3))
+		.cmpxchg(2, h.at(2))
+		.cmpxchg(3, pte_mkold(h.at(3)))
+		.cmpxchg(4, h.at(4))
+		.tlbi(2, 3)
+		.end(young_answer(true));
+	h.begin(ptep_get(3)).read(3).ret(h.at(3));
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), names{});
+	EXPECT_EQ(ck.pending(3), 0u);
+}
+
+// |C . . . . . . . . Y . . . . . .|  a batch over #3..#4 widened to the run
+// consumes the run's young for the folio: a later ptep_get(#12) need not
+// report it.
+TEST(checker_per_call, batched_young_widened_to_its_run_discharges_the_run)
+{
+	hist h(table({0}));
+	h.hw(5, 9);
+	h.begin(mk(call_kind::test_and_clear_young_ptes, 3, 2));
+	for (std::size_t k = 0; k < RUN; k++)
+		h.cmpxchg(k, pte_mkold(h.at(k)));
+	h.end(young_answer(true));
+	h.begin(ptep_get(12)).reads(0, RUN).ret(h.at(12));
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), names{});
+}
+
 TEST(checker_per_call, access_through_a_stale_translation_is_owed_to_the_run)
 {
 	hist h = access_through_a_stale_translation();

@@ -336,6 +336,23 @@ TEST(proofs, an_access_outside_the_table_is_refuted_as_isolation)
 	EXPECT_EQ(proof_word({r}, *s, granule::k4, property::isolation), "refuted");
 }
 
+// No obligation runs the batched young calls: a per-call proof of the
+// other calls is partial, and the batched calls are named as not covered.
+TEST(proofs, the_batched_young_calls_are_listed_as_not_covered)
+{
+	strategy& s = registry::global().get("mainline");
+	proof_result r;
+	r.obligation = "per-call/one-call";
+	r.strategy = "mainline";
+	r.gran = granule::k4;
+	r.verdict = proof_verdict::proved;
+	EXPECT_EQ(proof_word({r}, s, granule::k4, property::per_call), "partly proved");
+	const std::string cov = proof_coverage({r}, s, granule::k4, property::per_call);
+	const std::string missing = cov.substr(cov.find("not covered: "));
+	EXPECT_NE(missing.find("test_and_clear_young_ptes"), std::string::npos) << cov;
+	EXPECT_NE(missing.find("clear_flush_young_ptes"), std::string::npos) << cov;
+}
+
 // A TLB flush past the table refutes every goal of the obligation that ran
 // it (here both one-call goals, whose claims are about other properties)
 // as well-formed; check's cells count it for well-formed only.

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTESPEC_KERNEL_ABI 1
+#define PTESPEC_KERNEL_ABI 2
 
 /* A pte pointer, an address and a struct page pointer as the tree sees them. */
 #define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
@@ -91,6 +91,8 @@ struct ptespec_kernel_calls {
 	int (*ptep_set_access_flags)(size_t i, uint64_t entry, int dirty);
 	void (*contpte_try_fold)(size_t i);
 	void (*contpte_try_unfold)(size_t i);
+	int (*test_and_clear_young_ptes)(size_t i, unsigned int nr);
+	int (*clear_flush_young_ptes)(size_t i, unsigned int nr);
 };
 
 /* Where a function the calls reach came from. */

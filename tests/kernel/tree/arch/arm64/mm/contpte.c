@@ -24,6 +24,27 @@ static inline pte_t *contpte_align_down(pte_t *ptep)
 	return PTR_ALIGN_DOWN(ptep, sizeof(*ptep) * CONT_PTES);
 }
 
+/*
+ * Widens [*start, *end) to the runs its first and last entries lie in, when
+ * those carry PTE_CONT; returns the pte of the widened start.  The caller's
+ * nr entries map consecutive pages of one folio, and a run lies in one
+ * folio, so whatever the widening takes in is that folio's too.
+ */
+static inline pte_t *contpte_align_addr_ptep(unsigned long *start,
+					     unsigned long *end, pte_t *ptep,
+					     unsigned int nr)
+{
+	if (pte_cont(__ptep_get(ptep + nr - 1)))
+		*end = ALIGN(*end, CONT_PTE_SIZE);
+
+	if (pte_cont(__ptep_get(ptep))) {
+		*start = ALIGN_DOWN(*start, CONT_PTE_SIZE);
+		ptep = contpte_align_down(ptep);
+	}
+
+	return ptep;
+}
+
 /* A run the range covers only partly must be unfolded; a whole one may stay. */
 static void contpte_try_unfold_partial(struct mm_struct *mm, unsigned long addr,
 				       pte_t *ptep, unsigned int nr)
@@ -283,40 +304,45 @@ EXPORT_SYMBOL_GPL(contpte_get_and_clear_full_ptes);
 
 /*
  * Core-mm tracks access per folio and a run lies in one folio: clearing
- * young over the whole run answers for the page without an unfold.
+ * young over the whole runs the batch touches answers for its pages
+ * without an unfold.  Every entry is tested, so the answer is the OR over
+ * all of them.
  */
-int contpte_ptep_test_and_clear_young(struct vm_area_struct *vma,
-				      unsigned long addr, pte_t *ptep)
+bool contpte_test_and_clear_young_ptes(struct vm_area_struct *vma,
+				       unsigned long addr, pte_t *ptep,
+				       unsigned int nr)
 {
-	int young = 0;
-	int i;
+	unsigned long end = addr + nr * PAGE_SIZE;
+	bool young = false;
 
-	ptep = contpte_align_down(ptep);
-	addr = ALIGN_DOWN(addr, CONT_PTE_SIZE);
-
-	for (i = 0; i < CONT_PTES; i++, ptep++, addr += PAGE_SIZE)
+	ptep = contpte_align_addr_ptep(&addr, &end, ptep, nr);
+	while (addr != end) {
 		young |= __ptep_test_and_clear_young(vma, addr, ptep);
-
-	return young;
-}
-EXPORT_SYMBOL_GPL(contpte_ptep_test_and_clear_young);
-
-int contpte_ptep_clear_flush_young(struct vm_area_struct *vma,
-				   unsigned long addr, pte_t *ptep)
-{
-	int young;
-
-	young = contpte_ptep_test_and_clear_young(vma, addr, ptep);
-
-	if (young) {
-		addr = ALIGN_DOWN(addr, CONT_PTE_SIZE);
-		__flush_tlb_range_nosync(vma, addr, addr + CONT_PTE_SIZE,
-					 PAGE_SIZE, true, 3);
+		addr += PAGE_SIZE;
+		ptep++;
 	}
 
 	return young;
 }
-EXPORT_SYMBOL_GPL(contpte_ptep_clear_flush_young);
+EXPORT_SYMBOL_GPL(contpte_test_and_clear_young_ptes);
+
+/* Only a young answer is worth a flush, over the range the clear covered. */
+bool contpte_clear_flush_young_ptes(struct vm_area_struct *vma,
+				    unsigned long addr, pte_t *ptep,
+				    unsigned int nr)
+{
+	bool young = contpte_test_and_clear_young_ptes(vma, addr, ptep, nr);
+
+	if (young) {
+		unsigned long end = addr + nr * PAGE_SIZE;
+
+		contpte_align_addr_ptep(&addr, &end, ptep, nr);
+		__flush_tlb_range_nosync(vma, addr, end, PAGE_SIZE, true, 3);
+	}
+
+	return young;
+}
+EXPORT_SYMBOL_GPL(contpte_clear_flush_young_ptes);
 
 /*
  * A whole run is wrprotected in place (the caller's flush makes it take
@@ -342,14 +368,7 @@ void contpte_clear_young_dirty_ptes(struct vm_area_struct *vma,
 	unsigned long start = addr;
 	unsigned long end = start + nr * PAGE_SIZE;
 
-	if (pte_cont(__ptep_get(ptep + nr - 1)))
-		end = ALIGN(end, CONT_PTE_SIZE);
-
-	if (pte_cont(__ptep_get(ptep))) {
-		start = ALIGN_DOWN(start, CONT_PTE_SIZE);
-		ptep = contpte_align_down(ptep);
-	}
-
+	ptep = contpte_align_addr_ptep(&start, &end, ptep, nr);
 	__clear_young_dirty_ptes(vma, start, ptep, (end - start) / PAGE_SIZE, flags);
 }
 EXPORT_SYMBOL_GPL(contpte_clear_young_dirty_ptes);
