@@ -32,7 +32,7 @@
 #include "impl/strategy.h"
 #include "model/symbolic_machine.h"
 
-#define PTESPEC_PLUGIN_ABI 5
+#define PTESPEC_PLUGIN_ABI 6
 
 namespace ptespec {
 
