@@ -147,7 +147,7 @@ action define_prove(CLI::App& sub)
 			const hardware_options hw = parse_hardware("--hardware", t);
 			if (!hw.is_default())
 				throw usage_error(fmt::format("--hardware '{}': the proofs model the default hardware only; "
-							      "expected default (test, check, explore, cost and demo take {})",
+							      "expected default (test, check, explore, cost, demo and report take {})",
 							      t, t));
 		},
 		"the hardware to model: only default (the proofs do not model the others yet)", "LIST");

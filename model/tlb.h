@@ -20,8 +20,10 @@
 // translate alike (same output address and attributes; they may differ in
 // CONT and in the access/dirty state), since then either answer is right.
 // Until a later flush evicts it the old translation stays cached beside the
-// new one: the shadow keeps it (`stale`) so an access may still use a CONT
-// translation the table no longer has.
+// new one: the shadow keeps it (`stale`), and run_cached_cont counts it.
+// (hw_candidates, model/hardware.h, still lands an event only in a valid
+// CONT entry of the run, so a stale CONT translation beside an unfolded
+// run adds no landing today.)
 #pragma once
 
 #include <cstddef>
