@@ -41,6 +41,7 @@ struct check_cli {
 	proof_flags proof;
 	int cases = 0;	// 0: the granule's default
 	std::uint64_t seed = 1;
+	hardware_options hw;
 	bool json = false;
 };
 
@@ -65,13 +66,17 @@ int run_check(const check_cli& c)
 	const std::vector<granule> grans = c.proof.grans();
 	const proofs::prove_options o = c.proof.options();
 	if (!c.json) {
-		fmt::print("seed {}, {}; proofs: any number of hardware events per gap\n", c.seed,
-			   cases_text(grans, c.cases));
+		if (c.hw.is_default())
+			fmt::print("seed {}, {}; proofs: any number of hardware events per gap\n", c.seed,
+				   cases_text(grans, c.cases));
+		else
+			fmt::print("seed {}, hardware {}, {}; proofs: none (they model the default hardware only)\n",
+				   c.seed, to_string(c.hw), cases_text(grans, c.cases));
 		std::fflush(stdout);
 	}
 	progress_line where("check");
 	const verdict_table vt = compute_verdicts(strategies, grans, o, c.cases, c.seed,
-						  [&where](const std::string& what) { where.update(what); });
+						  [&where](const std::string& what) { where.update(what); }, c.hw);
 	where.clear();
 	const std::vector<cell>& cells = vt.cells;
 	const std::vector<proofs::proof_result>& proved = vt.proofs;
@@ -104,6 +109,7 @@ int run_check(const check_cli& c)
 		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
 						  {"command", "check"},
 						  {"seed", c.seed},
+						  {"hardware", to_string(c.hw)},
 						  {"cases", c.cases > 0 ? nlohmann::json(c.cases) : nlohmann::json("default")},
 						  {"results", list},
 						  {"proofs", proof_list},
@@ -200,6 +206,7 @@ action define_check(CLI::App& sub)
 	add_once(
 		sub, "--seed", [c](const std::string& s) { c->seed = parse_seed("--seed", s); },
 		"seed of the randomised part, decimal or 0x-hex (default 1)", "S");
+	add_hardware(sub, c->hw);
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	return [c] { return run_check(*c); };
 }

@@ -31,6 +31,7 @@ struct cost_cli {
 	std::vector<std::string> profiles;
 	std::string granule = "4k";
 	std::size_t folios = 256;
+	hardware_options hw;
 	bool json = false;
 };
 
@@ -53,6 +54,7 @@ int run_cost(const cost_cli& c)
 	o.scen = cost_scenario(c.scenario);
 	o.gran = parse_granule_flag("--granule", c.granule);
 	o.folios = c.folios;
+	o.hw = c.hw;
 	const std::vector<std::string> given =
 		c.profiles.empty() ? std::vector<std::string>{"numa1", "numa2"} : c.profiles;
 	std::vector<cost_profile> profiles;
@@ -94,6 +96,7 @@ int run_cost(const cost_cli& c)
 						  {"command", "cost"},
 						  {"scenario", std::string(to_string(o.scen))},
 						  {"granule", c.granule},
+						  {"hardware", to_string(c.hw)},
 						  {"folios", o.folios},
 						  {"pages", base.pages},
 						  {"baseline", "nocont"},
@@ -103,8 +106,9 @@ int run_cost(const cost_cli& c)
 		return exit_ok;
 	}
 
-	fmt::print("cost of {}: {} folios of one run each ({} pages at {}), counted on a bare harness\n",
-		   to_string(o.scen), o.folios, base.pages, c.granule);
+	fmt::print("cost of {}: {} folios of one run each ({} pages at {}{}), counted on a bare harness\n",
+		   to_string(o.scen), o.folios, base.pages, c.granule,
+		   c.hw.is_default() ? "" : ", hardware " + to_string(c.hw));
 	for (const cost_profile& p : profiles)
 		fmt::print("profile {}: {}\n", p.name, p.description);
 	fmt::print("\n{:<18} {:>8} {:>7} {:>8} {:>9} {:>10} {:>8}", "strategy", "reads", "writes", "atomics",
@@ -162,6 +166,7 @@ action define_cost(CLI::App& sub)
 			c->granule = g;
 		},
 		"4k, 16k or 64k (default 4k)", "G");
+	add_hardware(sub, c->hw);
 	sub.add_flag("--json", c->json, "print the counts and percentages as JSON");
 	return [c] { return run_cost(*c); };
 }

@@ -36,6 +36,7 @@ struct demo_options {
 	std::string strategy = "mainline";
 	bool primitives = false;
 	bool per_entry = false;
+	hardware_options hw;
 };
 
 // The agent acts at about one scheduling point in three, a pair of events
@@ -242,9 +243,9 @@ int run_demo(const demo_options& o)
 	const std::uint64_t prot = PTE_VALID | PTE_TYPE | PTE_USER | PTE_RDONLY | PTE_SHARED | PTE_NG | PTE_PXN |
 				   PTE_UXN | PTE_WRITE;
 
-	machine m(geo, n);
+	machine m(geo, n, o.hw);
 	m.set_folios({a, b});
-	checker chk(geo, m.folios(), m.table());
+	checker chk(geo, m.folios(), m.table(), o.hw);
 	transcript tr(geo, chk, m.table(), o.primitives);
 	observer_list watchers;
 	watchers.add(&chk);
@@ -263,11 +264,11 @@ int run_demo(const demo_options& o)
 		   a.first_pfn + a.nr_pages - 1, a.nr_pages - 1);
 	fmt::print("  folio B   pfn {:#x}-{:#x} at #{}-#{} (its physical neighbour)\n", b.first_pfn,
 		   b.first_pfn + b.nr_pages - 1, geo.cont_ptes, geo.cont_ptes + b.nr_pages - 1);
-	fmt::print("  hardware  seeded random: an event at {:.0f}% of scheduling points, at most {} at once\n",
-		   hw_rate * 100, hw_max_per_gap);
-	fmt::print("  rerun     ptespec{} demo --granule {} --seed {} --strategy {}{}\n",
-		   from_plugin ? fmt::format(" --plugin {}", si.origin) : "", to_string(geo.gran), seed, si.name,
-		   o.per_entry ? " --per-entry" : "");
+	fmt::print("  hardware  {}seeded random: an event at {:.0f}% of scheduling points, at most {} at once\n",
+		   o.hw.is_default() ? "" : to_string(o.hw) + "; ", hw_rate * 100, hw_max_per_gap);
+	fmt::print("  rerun     ptespec{} demo --granule {}{} --seed {} --strategy {}{}\n",
+		   from_plugin ? fmt::format(" --plugin {}", si.origin) : "", to_string(geo.gran), hardware_flag(o.hw),
+		   seed, si.name, o.per_entry ? " --per-entry" : "");
 	fmt::print("\nlegend: {}\n", ruler_legend());
 	tr.show("initial", m.table());
 
@@ -333,6 +334,7 @@ action define_demo(CLI::App& sub)
 	add_once(
 		sub, "--strategy", [o](const std::string& n) { o->strategy = n; },
 		"the strategy under test (see 'ptespec list'; default mainline)", "NAME");
+	add_hardware(sub, o->hw);
 	sub.add_flag("--per-entry", o->per_entry,
 		     "tear down entry by entry (ptep_get, then ptep_get_and_clear_full), as zap did before it "
 		     "batched folios: the teardown the seed thread's variants were written for");

@@ -40,6 +40,7 @@ struct explore_cli {
 	bool no_reduce = false;
 	bool all_violations = false;
 	double time_limit = 0;
+	hardware_options hw;
 	bool json = false;
 };
 
@@ -223,6 +224,7 @@ int run_explore(const explore_cli& c)
 	explore_options o;
 	o.scen = which.front();
 	o.geo = geometry::of(parse_granule(c.granule));
+	o.hw = c.hw;
 	if (c.cont_ptes)
 		o.geo.cont_ptes = c.cont_ptes;
 	o.scaled_runs = c.cont_ptes == 0;
@@ -289,6 +291,7 @@ int run_explore(const explore_cli& c)
 				 {"command", "explore"},
 				 {"strategy", r.strategy},
 				 {"granule", c.granule},
+				 {"hardware", to_string(c.hw)},
 				 {"cont_ptes", o.geo.cont_ptes},
 				 {"hw_events", o.hw_events},
 				 {"reduce", o.reduce},
@@ -307,8 +310,9 @@ int run_explore(const explore_cli& c)
 		return code;
 	}
 
-	fmt::print("explore {} at {} (CONT_PTES {}{}), up to {} hardware event{}{}\n", r.strategy, c.granule,
-		   o.geo.cont_ptes, o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
+	fmt::print("explore {} at {}{} (CONT_PTES {}{}), up to {} hardware event{}{}\n", r.strategy, c.granule,
+		   c.hw.is_default() ? "" : ", hardware " + to_string(c.hw), o.geo.cont_ptes,
+		   o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
 		   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
 	if (!r.runs.empty())
 		fmt::print("{}\n", initial_detail(r.runs.front()));
@@ -394,6 +398,7 @@ action define_explore(CLI::App& sub)
 			c->initial_flagged = static_cast<unsigned>(parse_count("--initial-flagged", n, 0, 128, "entries"));
 		},
 		"sparse: at most F flagged entries (default 1; refused past 65536 initial states)", "F");
+	add_hardware(sub, c->hw);
 	sub.add_flag("--no-reduce", c->no_reduce, "place events at every point, page and landing (no reduction)");
 	sub.add_flag("--all-violations", c->all_violations,
 		     "go on after a scenario's first violation and name every property it shows");

@@ -145,6 +145,19 @@ action define_prove(CLI::App& sub)
 	auto p = std::make_shared<prove_cli>();
 	p->sel.define(sub);
 	p->proof.define(sub);
+	// The symbolic machine keeps no TLB, so a proof could not tell a flush
+	// BBML2 makes unnecessary from one it does not: refused, never a
+	// `proved` that ignored the option.
+	add_once(
+		sub, "--hardware",
+		[](const std::string& t) {
+			const hardware_options hw = parse_hardware("--hardware", t);
+			if (!hw.is_default())
+				throw usage_error(fmt::format("--hardware '{}': the proofs model the default hardware only; "
+							      "expected default (test, check, explore, cost, demo and report take {})",
+							      t, t));
+		},
+		"the hardware to model: only default (the proofs do not model the others yet)", "LIST");
 	sub.add_flag("--every-range", p->every_range,
 		     "batch-or over every (start, length) of two runs at CONT_PTES 16 and 32 (default: the run-edge "
 		     "starts and ends)");

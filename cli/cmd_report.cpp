@@ -35,6 +35,7 @@ struct report_cli {
 	std::string out = "report";
 	int cases = 0;	// 0: the granule's default
 	std::uint64_t seed = 1;
+	hardware_options hw;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
 	std::vector<std::string> names;	// --strategy; empty: every registered one
@@ -97,11 +98,11 @@ void write_file(const fs::path& p, const std::string& text)
 std::string verdict_section(const report_cli& c, const verdict_table& vt)
 {
 	const granule g = parse_granule(c.proof_granule);
-	std::string md = fmt::format("## Verdicts\n\n`ptespec check{}{} --seed {} --granule {}` ({}): each "
+	std::string md = fmt::format("## Verdicts\n\n`ptespec check{}{} --seed {} --granule {}{}` ({}): each "
 				     "strategy against each property, sampled and proved; a failing cell is in bold, the "
 				     "legend below says what each word means.\n\n",
-				     c.selection_flags(), c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed, c.proof_granule,
-				     cases_text({g}, c.cases));
+				     c.selection_flags(), c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed,
+				     c.proof_granule, hardware_flag(c.hw), cases_text({g}, c.cases));
 	md += "| strategy |";
 	for (property p : all_properties)
 		md += fmt::format(" {} |", to_string(p));
@@ -180,6 +181,7 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 	using namespace explore;
 	cost_options o;
 	o.folios = c.folios;
+	o.hw = c.hw;
 	const cost_profile numa1 = load_profile("numa1"), numa2 = load_profile("numa2");
 	const cost_row base = measure(registry::global().get("nocont"), o);
 	std::string md = fmt::format("## Cost of exit()\n\n`ptespec cost{} --scenario exit --folios {}`: primitive "
@@ -266,7 +268,8 @@ int run_report(const report_cli& c)
 	fs::create_directories(dir, ec);
 	if (ec || !fs::is_directory(dir))
 		throw usage_error(fmt::format("--out {}: cannot create it; expected a writable directory", c.out));
-	fmt::print("seed {}, {}\n", c.seed, cases_text({parse_granule(c.proof_granule)}, c.cases));
+	fmt::print("seed {}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+		   cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	proofs::prove_options o;
 	// Every family of the table; the helper algebra is not in this report.
@@ -275,7 +278,7 @@ int run_report(const report_cli& c)
 	progress_line where("report");
 	const verdict_table vt =
 		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,
-				 [&where](const std::string& what) { where.update(what); });
+				 [&where](const std::string& what) { where.update(what); }, c.hw);
 	where.clear();
 	std::string md = "# ptespec report\n\n";
 	md += verdict_section(c, vt) + "\n" + proofs_section(c, vt.proofs) + "\n" + cost_section(c, dir, gnuplot);
@@ -326,6 +329,7 @@ action define_report(CLI::App& sub)
 			c->proof_granule = g;
 		},
 		"granule of the proofs section: 4k, 16k or 64k (default 4k)", "G");
+	add_hardware(sub, c->hw);
 	return [c] { return run_report(*c); };
 }
 

@@ -40,6 +40,7 @@ struct test_options {
 	bool given_granule = false;
 	int cases = 0;	// 0: the granule's default
 	std::optional<std::uint64_t> seed;	// none: draw one
+	hardware_options hw;
 	bool adversarial = false;
 	bool json = false;
 	bool verbose = false;
@@ -146,6 +147,8 @@ int run_test(const test_options& t)
 
 	if (!t.json) {
 		fmt::print("seed {}\n", seed);
+		if (!t.hw.is_default())
+			fmt::print("hardware {}\n", to_string(t.hw));
 		if (t.adversarial) {
 			fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
 			for (const char* rule : adversarial_rules)
@@ -166,6 +169,7 @@ int run_test(const test_options& t)
 			for (property p : props) {
 				run_options o;
 				o.gran = g;
+				o.hw = t.hw;
 				o.seed = seed;
 				o.cases = cases_for(g, p, t.cases);
 				o.adversarial = t.adversarial;
@@ -191,6 +195,7 @@ int run_test(const test_options& t)
 		out["seed"] = seed;
 		out["granule"] = grans.size() == 1 ? std::string(to_string(grans[0])) : "all";
 		out["adversarial"] = t.adversarial;
+		out["hardware"] = to_string(t.hw);
 		nlohmann::json list = nlohmann::json::array();
 		for (std::size_t i = 0; i < results.size(); i++) {
 			const property_result& r = results[i];
@@ -312,6 +317,7 @@ action define_test(CLI::App& sub)
 	add_once(
 		sub, "--seed", [t](const std::string& s) { t->seed = parse_seed("--seed", s); },
 		"seed to reproduce a run, decimal or 0x-hex (default: random, printed first)", "S");
+	add_hardware(sub, t->hw);
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");

@@ -1,5 +1,6 @@
 #include "cli/flags.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -119,6 +120,42 @@ std::vector<granule> parse_granules(std::string_view flag, const std::vector<std
 		}
 	}
 	return out;
+}
+
+hardware_options parse_hardware(std::string_view flag, std::string_view text)
+{
+	std::vector<std::string> known;
+	for (const hardware_feature& f : hardware_features)
+		known.emplace_back(f.name);
+	const std::string expected =
+		fmt::format("expected default, or a comma-separated list of {}, each once", names_of(known));
+	if (text == "default")
+		return {};
+	hardware_options hw;
+	std::size_t at = 0;
+	while (at <= text.size()) {
+		const std::size_t comma = std::min(text.find(',', at), text.size());
+		const std::string_view name = text.substr(at, comma - at);
+		const hardware_feature* found = nullptr;
+		for (const hardware_feature& f : hardware_features)
+			if (f.name == name)
+				found = &f;
+		if (!found || hw.*found->flag)
+			throw usage_error(fmt::format("{} '{}': {}", flag, text, expected));
+		hw.*found->flag = true;
+		at = comma + 1;
+	}
+	return hw;
+}
+
+CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw)
+{
+	std::string names;
+	for (const hardware_feature& f : hardware_features)
+		names += fmt::format("{}{} ({})", names.empty() ? "" : "; ", f.name, f.what);
+	return add_once(
+		sub, "--hardware", [&hw](const std::string& t) { hw = parse_hardware("--hardware", t); },
+		"the hardware to model, a comma-separated list: " + names + " (default: none of them)", "LIST");
 }
 
 strategy& parse_strategy(std::string_view flag, std::string_view text)

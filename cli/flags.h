@@ -17,6 +17,7 @@
 #include "explore/scenario.h"
 #include "impl/strategy.h"
 #include "model/geometry.h"
+#include "model/hardware_options.h"
 
 namespace CLI {
 class App;
@@ -47,6 +48,14 @@ double parse_seconds(std::string_view flag, std::string_view text, double hi, st
 // 4k, 16k or 64k (any case); parse_granules also takes `all` among them.
 granule parse_granule_flag(std::string_view flag, std::string_view text);
 std::vector<granule> parse_granules(std::string_view flag, const std::vector<std::string>& texts);
+
+// The hardware the machine models: a comma-separated list of the names in
+// model/hardware_options.h's hardware_features ("bbml2"), each once, or
+// `default` alone.
+hardware_options parse_hardware(std::string_view flag, std::string_view text);
+
+// Declares --hardware on a command that runs strategies.
+CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 
 // A registered strategy (after the plugins are loaded: parsed in the
 // command's action, not while the command line is read).

@@ -50,10 +50,12 @@ std::string short_proof_word(const std::string& proof) { return proof == "partly
 
 verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 			       const proofs::prove_options& o, int cases, std::uint64_t seed,
-			       const std::function<void(const std::string&)>& progress)
+			       const std::function<void(const std::string&)>& progress, const hardware_options& hw)
 {
 	verdict_table t;
-	t.proofs = proofs::prove_all(strategies, grans, o, {}, progress);
+	const bool prove = hw.is_default();
+	if (prove)
+		t.proofs = proofs::prove_all(strategies, grans, o, {}, progress);
 	const std::size_t total = grans.size() * strategies.size() * all_properties.size();
 	for (granule g : grans)
 		for (strategy* s : strategies)
@@ -63,9 +65,10 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 							     s->info().name, to_string(p)));
 				run_options ro;
 				ro.gran = g;
+				ro.hw = hw;
 				ro.seed = seed;
 				ro.cases = cases_for(g, p, cases);
-				const bool provable = s->symbolic();
+				const bool provable = prove && s->symbolic();
 				cell c = judge_cell(run_property(*s, p, ro), g,
 						    provable ? proofs::proof_word(t.proofs, *s, g, p) : "");
 				c.sampled_only = !provable;
@@ -94,8 +97,8 @@ std::string legend(const std::set<std::string>& used)
 		{"partly", "partly proved: Z3 proved it for the calls and tables listed below, and no more"},
 		{"refuted", "Z3 found a counterexample (replayed on the concrete machine)"},
 		{"unknown", "an obligation covering it was not decided (time or path budget): undecided"},
-		{"sampled only", "(a kernel tree's cells) its compiled code runs on concrete words only, so no proof was "
-				 "attempted: the cell is the sampled verdict alone"},
+		{"sampled only", "no proof was attempted -- a kernel tree's compiled code runs on concrete words only, "
+				 "and the proofs model the default hardware only: the cell is the sampled verdict alone"},
 	};
 	std::string out = "legend:\n";
 	for (const auto& [w, meaning] : words)

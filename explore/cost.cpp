@@ -17,7 +17,7 @@ cost_row measure(strategy& s, const cost_options& o)
 					      to_string(o.scen)));
 	if (o.folios < 1 || o.folios > 65536)
 		throw usage_error(fmt::format("{} folios: expected 1 to 65536", o.folios));
-	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios);
+	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios, o.hw);
 	harness h(s, w, std::nullopt, nullptr, true);
 	map_folios(h, pte_mkdirty(touched_prot));
 	// Only the workload counts, not the faults that set it up.

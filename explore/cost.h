@@ -22,6 +22,7 @@ namespace ptespec::explore {
 struct cost_options {
 	scenario scen = scenario::exit;
 	granule gran = granule::k4;
+	hardware_options hw;	// BBML2 saves contpte_convert's flush
 	std::size_t folios = 256;	// folios of one run each
 };
 

@@ -145,13 +145,14 @@ outcome run_schedule(const world_layout& w, scenario scen, const std::vector<std
 	set_up(h, init);
 	outcome out;
 	out.initial = h.table();
-	checker chk(w.geo, w.folios, out.initial);
+	checker chk(w.geo, w.folios, out.initial, w.hw);
 	observer_list obs;
 	obs.add(&tr);
 	obs.add(&chk);
 	std::unique_ptr<recorder> r;
 	if (rec) {
 		rec->geo = w.geo;
+		rec->hw = w.hw;
 		rec->folios = w.folios;
 		rec->initial = out.initial;
 		r = std::make_unique<recorder>(*rec);
@@ -431,12 +432,12 @@ found_violation confirm(strategy& s, const explore_options& o, const world_layou
 		throw internal_error("explore: a violating schedule ran clean the second time");
 	f.v = out.violations.front();
 	f.initial = out.initial;
-	checker offline(f.h.geo, f.h.folios, f.h.initial);
+	checker offline(f.h.geo, f.h.folios, f.h.initial, f.h.hw);
 	replay(f.h, offline);
 	f.replay_confirms = offline.failed(f.v.prop);
 	harness h2(s, w, std::nullopt, nullptr, true);
 	set_up(h2, init);
-	checker chk(w.geo, w.folios, h2.table());
+	checker chk(w.geo, w.folios, h2.table(), w.hw);
 	h2.watch(chk, nullptr);
 	h2.begin_command(tr.fired);
 	run_caller(h2, o.scen);
@@ -466,7 +467,7 @@ explore_result explore(strategy& s, const explore_options& o)
 	explore_result res;
 	res.strategy = s.info().name;
 	res.options = o;
-	const world_layout w = scenario_layout(o.geo, scenario_runs(o.scen));
+	const world_layout w = scenario_layout(o.geo, scenario_runs(o.scen), o.hw);
 	res.entries = w.nr_entries;
 	res.covered = scenario_range(o.scen, o.geo, w.nr_entries);
 	const auto states = initial_states(o);

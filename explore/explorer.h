@@ -43,6 +43,7 @@ enum class initial_set { sparse, all };
 struct explore_options {
 	scenario scen = scenario::exit;
 	geometry geo = geometry::of(granule::k4);	// cont_ptes may be overridden
+	hardware_options hw;	// the machine's features (--hardware)
 	int hw_events = 2;
 	bool reduce = true;	// off: every point, every page, every landing
 	initial_set initial = initial_set::sparse;

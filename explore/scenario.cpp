@@ -59,10 +59,11 @@ std::string_view scenario_calls(scenario s)
 	return "?";
 }
 
-world_layout scenario_layout(const geometry& geo, std::size_t runs)
+world_layout scenario_layout(const geometry& geo, std::size_t runs, hardware_options hw)
 {
 	world_layout w;
 	w.geo = geo;
+	w.hw = hw;
 	w.nr_entries = runs * geo.cont_ptes;
 	w.pfn_base = 0x40000;	// aligned for every run size the tool allows
 	for (std::size_t r = 0; r < runs; r++)

@@ -53,7 +53,7 @@ inline constexpr std::uint64_t scenario_prot =
 
 // `runs` runs of `geo`, one folio per run (a 64K folio at 4K pages), so
 // every run may fold and none spans two folios.
-world_layout scenario_layout(const geometry& geo, std::size_t runs);
+world_layout scenario_layout(const geometry& geo, std::size_t runs, hardware_options hw = {});
 
 // How many runs the explorer's table for `s` has: two only where one range
 // must cut two runs.

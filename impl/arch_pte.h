@@ -11,15 +11,12 @@
 
 namespace ptespec::arch {
 
-// arm64's pte_same: on a present entry RDONLY is hardware dirty state, not
-// part of the mapping, so two present values that differ only there are the
-// same pte.
-template <class W> inline boolean_of<W> pte_same(const W& a, const W& b)
-{
-	const W x = select<W>(pte_present(a), pte_clear_bits(a, PTE_RDONLY), a);
-	const W y = select<W>(pte_present(b), pte_clear_bits(b, PTE_RDONLY), b);
-	return word_ops<W>::equal(x, y);
-}
+// pte_same as arm64 has it today, the generic one: the whole value.  (An
+// arm64 override once ignored RDONLY on present entries; it went because
+// an entry that differs from what a write fault asks only in RDONLY is
+// still read-only to the walker, and ptep_set_access_flags, deciding it had
+// nothing to do, left the fault to repeat forever.)
+template <class W> inline boolean_of<W> pte_same(const W& a, const W& b) { return word_ops<W>::equal(a, b); }
 
 // What __ptep_set_access_flags stores: the entry made at least as permissive
 // as `entry` in AF, DIRTY and WRITE, and read-only only if both were.  It is

@@ -4,6 +4,11 @@
 // function, kernel names throughout.  The unfolded __ptep_* primitives it
 // builds on are impl/primitives.h.
 //
+// The kernel it follows: v6.16's contpte code with its later set_access_flags
+// fix, contpte_convert as v6.17 has it (no flush between clear and repaint on
+// a CPU with BBML2 and no TLB conflict aborts), and arm64's pte_same as it
+// is today (the generic whole-value one, impl/arch_pte.h).
+//
 // mainline_ops<M, Self> is a CRTP base: every internal call goes through
 // self(), so a variant that hides one function (say contpte_ptep_get)
 // changes what every other function that uses it does, exactly as patching
@@ -249,6 +254,16 @@ struct mainline_ops : pte_primitives<M, Self> {
 	// the TLB, then write every entry back with the run's OR of young and
 	// dirty -- which is why, after an unfold, every page reports every
 	// event the run recorded.
+	//
+	// With BBML2 and no TLB conflict aborts (v6.17 on) the invalidation
+	// goes: the repaint changes only CONT and the flags, so each new entry
+	// translates as the one it replaces, and a CPU still holding the old
+	// translation beside the new gets one of the two, both right.  Nothing
+	// is flushed afterwards either: whoever changed a permission around the
+	// convert flushes for it, as without BBML2, and that flush evicts old
+	// and new alike.  Clearing first still matters: the atomic exchange is
+	// what keeps a racing access or write from landing in an entry already
+	// gathered.
 	void contpte_convert(M& m, std::size_t i, W pte)
 	{
 		const geometry& g = m.geo();
@@ -256,7 +271,8 @@ struct mainline_ops : pte_primitives<M, Self> {
 		pte = pfn_pte(pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1}), pte_pgprot(pte, g), g);
 		for (std::size_t k = 0; k < g.cont_ptes; k++)
 			pte = pte_or_flags(pte, self().__ptep_get_and_clear(m, first + k));
-		m.flush_tlb_range(first, g.cont_ptes);
+		if (!m.features().bbml2_noabort)
+			m.flush_tlb_range(first, g.cont_ptes);
 		self().__set_ptes(m, first, pte, g.cont_ptes);
 	}
 

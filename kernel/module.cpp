@@ -161,6 +161,8 @@ struct session {
 		h.folio_of = folio_of;
 		h.warn = warn;
 		h.features[PTESPEC_FEATURE_HAFDBS] = 1;
+		// system_supports_bbml2_noabort() answers what the machine models.
+		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = m.features().bbml2_noabort ? 1 : 0;
 		return h;
 	}
 };

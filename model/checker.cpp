@@ -40,10 +40,10 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 	return f;
 }
 
-checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial)
+checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial, hardware_options hw)
 	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial),
-	  ledger_(initial.size(), geo.cont_ptes), taken_(initial.size(), 0), touched_mark_(initial.size(), 0),
-	  consumed_by_(initial.size())
+	  ledger_(initial.size(), geo.cont_ptes), tlb_(hw), taken_(initial.size(), 0),
+	  touched_mark_(initial.size(), 0), consumed_by_(initial.size())
 {
 	tlb_.reset(initial);
 	// Flags present in the initial table are events like those present at
@@ -607,14 +607,20 @@ void checker::judge_isolation(const ended_call& e)
 }
 
 // well-formed at a store: CONT changes between valid values go through
-// break-before-make, and the run stays one run.
+// break-before-make (or, under BBML2, translate alike: model/tlb.h), and
+// the run stays one run.
 void checker::judge_well_formed(const primitive_step& p, const table_t& t)
 {
+	const std::uint64_t cached = tlb_.cached(p.index);
 	if (!tlb_.store(p.index, p.new_value))
 		report(property::well_formed, p.index,
-		       fmt::format("#{} changed CONT between valid values without break-before-make "
-				   "(the TLB may still hold {:#018x})",
-				   p.index, tlb_.cached(p.index)));
+		       tlb_.bbml2() ? fmt::format("#{} changed CONT to {:#018x} without break-before-make, but the TLB "
+						  "may still hold {:#018x}, which translates differently: even BBML2 "
+						  "lets a lookup answer with either",
+						  p.index, p.new_value, cached)
+				    : fmt::format("#{} changed CONT between valid values without break-before-make "
+						  "(the TLB may still hold {:#018x})",
+						  p.index, cached));
 	// Taking an entry out never misprograms a run (each entry is then
 	// invalid or as it was), so only stores of valid values need the run
 	// judged -- and only until the first misprogramming.

@@ -29,6 +29,7 @@
 
 #include "model/call.h"
 #include "model/event_ledger.h"
+#include "model/hardware_options.h"
 #include "model/history.h"
 #include "model/observer.h"
 #include "model/page_set.h"
@@ -43,7 +44,9 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p);
 
 class checker : public observer {
 public:
-	checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial);
+	// `hw`: the hardware the history ran on; BBML2 changes what
+	// break-before-make requires (model/tlb.h).
+	checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial, hardware_options hw = {});
 
 	void on_call_begin(const call& c, const table_t& t) override;
 	void on_primitive(const primitive_step& p, const table_t& t) override;

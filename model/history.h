@@ -12,6 +12,7 @@
 
 #include "model/call.h"
 #include "model/geometry.h"
+#include "model/hardware_options.h"
 
 namespace ptespec {
 
@@ -77,6 +78,7 @@ struct history {
 	std::vector<folio_extent> folios;
 	std::vector<std::uint64_t> initial;
 	std::vector<step> steps;
+	hardware_options hw = {};	// what it ran on: a replay judges by the same rules
 };
 
 // The folio that pfn belongs to, or -1 when none was declared (then every

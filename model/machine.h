@@ -18,6 +18,7 @@
 #include "model/errors.h"
 #include "model/geometry.h"
 #include "model/hardware.h"
+#include "model/hardware_options.h"
 #include "model/observer.h"
 #include "model/pte.h"
 #include "model/tlb.h"
@@ -43,12 +44,15 @@ public:
 	using word = W;
 	using boolean = boolean_of<W>;
 
-	basic_machine(geometry geo, std::size_t nr_entries) : geo_(geo), table_(nr_entries, 0)
+	basic_machine(geometry geo, std::size_t nr_entries, hardware_options hw = {})
+		: geo_(geo), features_(hw), table_(nr_entries, 0), tlb_(hw)
 	{
 		tlb_.reset(table_);
 	}
 
 	const geometry& geo() const { return geo_; }
+	// What the CPU supports, as the kernel's system_supports_*() tests ask.
+	const hardware_options& features() const { return features_; }
 	std::size_t size() const { return table_.size(); }
 
 	// --- the primitives (all a strategy may do to the table) ---
@@ -263,6 +267,7 @@ private:
 	}
 
 	geometry geo_;
+	hardware_options features_;
 	std::vector<folio_extent> folios_;
 	table_t table_;
 	tlb_shadow tlb_;

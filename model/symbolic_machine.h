@@ -52,6 +52,7 @@
 #include "model/call.h"
 #include "model/errors.h"
 #include "model/geometry.h"
+#include "model/hardware_options.h"
 #include "model/history.h"
 #include "model/pte.h"
 #include "model/symbolic_word.h"
@@ -90,6 +91,9 @@ public:
 	const geometry& geo() const { return geo_; }
 	std::size_t size() const { return table_.size(); }
 	z3::context& ctx() const { return ctx_; }
+	// The proofs model the default hardware only: no TLB is kept here, so a
+	// flush BBML2 lets a strategy skip would change nothing they could judge.
+	hardware_options features() const { return {}; }
 
 	// --- the primitives ---
 

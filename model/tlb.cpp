@@ -7,6 +7,7 @@ namespace ptespec {
 void tlb_shadow::reset(const std::vector<std::uint64_t>& table)
 {
 	cached_.assign(table.size(), 0);
+	stale_.assign(table.size(), 0);
 	for (std::size_t i = 0; i < table.size(); i++)
 		if (pte_valid(table[i]))
 			cached_[i] = table[i];
@@ -16,21 +17,32 @@ bool tlb_shadow::store(std::size_t i, std::uint64_t v)
 {
 	if (!pte_valid(v))
 		return true;	// stale translation stays until a flush
-	bool ok = cached_[i] == 0 || pte_cont(cached_[i]) == pte_cont(v);
+	const std::uint64_t old = cached_[i];
 	cached_[i] = v;
-	return ok;
+	if (old == 0 || pte_cont(old) == pte_cont(v))
+		return true;
+	if (!bbml2_)
+		return false;
+	// Both may now be cached; a lookup answers with either, so they must
+	// answer alike.  Only the change of CONT is judged here: a later change
+	// in place (wrprotect, say) is as legal beside the stale translation as
+	// it is beside the current one -- the caller's flush ends both.
+	stale_[i] = old;
+	return pte_same_mapping(old, v);
 }
 
 void tlb_shadow::flush(std::size_t first, std::size_t nr, const std::vector<std::uint64_t>& table)
 {
-	for (std::size_t i = first; i < first + nr && i < table.size(); i++)
+	for (std::size_t i = first; i < first + nr && i < table.size(); i++) {
 		cached_[i] = pte_valid(table[i]) ? table[i] : 0;
+		stale_[i] = 0;
+	}
 }
 
 bool tlb_shadow::run_cached_cont(std::size_t first, std::size_t n) const
 {
 	for (std::size_t i = first; i < first + n && i < cached_.size(); i++)
-		if (cached_[i] != 0 && pte_cont(cached_[i]))
+		if ((cached_[i] != 0 && pte_cont(cached_[i])) || (stale_[i] != 0 && pte_cont(stale_[i])))
 			return true;
 	return false;
 }

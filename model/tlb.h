@@ -4,21 +4,46 @@
 // The machine uses it to decide where a racing access may land (a cleared
 // entry of a run whose CONT translation is still cached), the checker uses it
 // to judge break-before-make.
+//
+// Changing an entry between two valid values that differ in CONT needs
+// break-before-make: clear it, invalidate the TLB, write the new value.
+// Otherwise the TLB may hold a CONT translation of the run and a page
+// translation of the same address at once, which the architecture calls
+// misprogramming: a lookup may raise a TLB conflict abort or build a
+// translation out of both.
+//
+// With BBML2 and no conflict aborts (hardware_options::bbml2_noabort), the
+// architecture promises more: while both are cached, a lookup yields one of
+// the translations software programmed -- never an abort, never a mix of the
+// two.  So the flush between clearing a run and repainting it may go, as
+// mainline's contpte_convert does, *provided* the old and the new value
+// translate alike (same output address and attributes; they may differ in
+// CONT and in the access/dirty state), since then either answer is right.
+// Until a later flush evicts it the old translation stays cached beside the
+// new one: the shadow keeps it (`stale`), and run_cached_cont counts it.
+// (hw_candidates, model/hardware.h, still lands an event only in a valid
+// CONT entry of the run, so a stale CONT translation beside an unfolded
+// run adds no landing today.)
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "model/hardware_options.h"
+
 namespace ptespec {
 
 class tlb_shadow {
 public:
+	explicit tlb_shadow(hardware_options hw = {}) : bbml2_(hw.bbml2_noabort) {}
+
 	void reset(const std::vector<std::uint64_t>& table);
 
-	// Entry i now holds v.  Returns false when v is valid and a value the
+	// Entry i now holds v.  Returns false when v is valid and the value the
 	// TLB may hold for i disagrees with it on CONT: a change between valid
-	// states that skipped break-before-make.
+	// states that skipped break-before-make -- unless BBML2 allows it
+	// because the two translate alike.
 	bool store(std::size_t i, std::uint64_t v);
 	void flush(std::size_t first, std::size_t nr, const std::vector<std::uint64_t>& table);
 
@@ -26,9 +51,14 @@ public:
 	// translation, so an access to any page of the run may use it.
 	bool run_cached_cont(std::size_t first, std::size_t n) const;
 	std::uint64_t cached(std::size_t i) const { return cached_[i]; }
+	bool bbml2() const { return bbml2_; }
 
 private:
+	bool bbml2_ = false;
 	std::vector<std::uint64_t> cached_;	// 0: nothing cached
+	// Under BBML2 only: the translation a CONT change without a flush left
+	// behind (its CONT is the other one than cached_'s); 0: none.
+	std::vector<std::uint64_t> stale_;
 };
 
 } // namespace ptespec

@@ -129,7 +129,7 @@ void scheduled_hardware::at_gap(hw_port& port)
 }
 
 harness::harness(strategy& s, const world_layout& w, std::optional<property> judged, history* record, bool bare)
-	: s_(s), w_(w), m_(w.geo, w.nr_entries), chk_(w.geo, w.folios, table_t(w.nr_entries, 0)), hw_(*this),
+	: s_(s), w_(w), m_(w.geo, w.nr_entries, w.hw), chk_(w.geo, w.folios, table_t(w.nr_entries, 0), w.hw), hw_(*this),
 	  judged_(judged)
 {
 	m_.set_folios(w.folios);
@@ -139,6 +139,7 @@ harness::harness(strategy& s, const world_layout& w, std::optional<property> jud
 	m_.set_hardware(&hw_);
 	if (record) {
 		record->geo = w.geo;
+		record->hw = w.hw;
 		record->folios = w.folios;
 		record->initial = m_.table();
 		rec_ = std::make_unique<recorder>(*record);

@@ -173,7 +173,7 @@ rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, 
 		RC_CLASSIFY(shift != 0, "folios' pfns off CONT alignment");
 		auto at = layouts.find(shift);
 		if (at == layouts.end())
-			at = layouts.emplace(shift, world_layout::make(o.gran, shift)).first;
+			at = layouts.emplace(shift, world_layout::make(o.gran, shift, o.hw)).first;
 		const world_layout& w = at->second;
 		harness h(s, w, p);
 		h.mach().set_coverage(o.coverage);
@@ -249,8 +249,8 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	ce.initial = rulers(hist.initial, w.geo);
 	ce.layout = w.describe();
 	ce.v = v;
-	ce.reproduce = fmt::format("ptespec test --strategy {} --property {} --granule {} --seed {} --cases {}{}",
-				   s.info().name, to_string(p), to_string(o.gran), o.seed, o.cases,
+	ce.reproduce = fmt::format("ptespec test --strategy {} --property {} --granule {}{} --seed {} --cases {}{}",
+				   s.info().name, to_string(p), to_string(o.gran), hardware_flag(o.hw), o.seed, o.cases,
 				   o.adversarial ? " --adversarial" : "");
 	return ce;
 }

@@ -12,6 +12,7 @@
 #include "impl/strategy.h"
 #include "model/coverage.h"
 #include "model/geometry.h"
+#include "model/hardware_options.h"
 #include "model/property.h"
 #include "model/word_coverage.h"
 
@@ -29,6 +30,7 @@ std::string_view to_string(verdict v);
 
 struct run_options {
 	granule gran = granule::k4;
+	hardware_options hw;	// the machine's features (--hardware)
 	std::uint64_t seed = 1;
 	int cases = 100;
 	int max_size = 40;	// commands per case grow up to about this

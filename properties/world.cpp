@@ -8,10 +8,11 @@
 
 namespace ptespec {
 
-world_layout world_layout::make(granule g, std::size_t pfn_shift)
+world_layout world_layout::make(granule g, std::size_t pfn_shift, hardware_options hw)
 {
 	world_layout w;
 	w.geo = geometry::of(g);
+	w.hw = hw;
 	const std::size_t n = w.geo.cont_ptes;
 	if (pfn_shift >= n)
 		throw internal_error("world: pfn shift " + std::to_string(pfn_shift) + " is not below CONT_PTES");

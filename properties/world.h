@@ -26,18 +26,20 @@
 #include <vector>
 
 #include "model/geometry.h"
+#include "model/hardware_options.h"
 #include "model/history.h"
 
 namespace ptespec {
 
 struct world_layout {
 	geometry geo;
+	hardware_options hw;	// the machine's features (--hardware)
 	std::size_t nr_entries = 0;
 	std::uint64_t pfn_base = 0;
 	std::size_t pfn_shift = 0;	// pfn_base mod CONT_PTES: 0 aligned, else shifted
 	std::vector<folio_extent> folios;
 
-	static world_layout make(granule g, std::size_t pfn_shift = 0);
+	static world_layout make(granule g, std::size_t pfn_shift = 0, hardware_options hw = {});
 	// "aligned" or "shifted: ...", for a counterexample.
 	std::string describe() const;
 	std::uint64_t pfn_of(std::size_t page) const { return pfn_base + page; }

@@ -2,6 +2,7 @@
 // closing line, and the exit code says whether a property failed.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,41 @@ TEST(cli_test_cmd, mainline_holds_and_exits_0_with_the_seed_first)
 	EXPECT_EQ(o.status, 0) << o.show();
 	EXPECT_EQ(o.out.rfind("seed 7\n", 0), 0u) << o.out;
 	EXPECT_NE(o.out.find("8 passed, 0 failed, 0 undecided\n"), std::string::npos) << o.out;
+}
+
+TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
+{
+	const outcome o =
+		run_ptespec({"test", "--strategy", "mainline", "--hardware", "bbml2", "--seed", "7", "--cases", "30"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_EQ(o.out.rfind("seed 7\nhardware bbml2\n", 0), 0u) << o.out;
+	const outcome plain = run_ptespec({"test", "--strategy", "mainline", "--seed", "7", "--cases", "30"});
+	EXPECT_EQ(plain.out.find("hardware"), std::string::npos) << plain.out;
+}
+
+// Every placement of an event in a fork that cuts a folded run, whose
+// unfold skips the flush between clear and repaint under BBML2: mainline
+// keeps every property, and the heading names the hardware.
+TEST(cli_test_cmd, explore_under_bbml2_names_it_and_mainline_holds)
+{
+	const outcome o = run_ptespec({"explore", "--strategy", "mainline", "--scenario", "fork", "--hw-events", "1",
+				       "--hardware", "bbml2"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("explore mainline at 4k, hardware bbml2 "), std::string::npos) << o.out;
+}
+
+// The proofs model the default hardware only: under bbml2 check proves
+// nothing and says so, and every cell is its sampled verdict.
+TEST(cli_test_cmd, check_under_bbml2_gives_sampled_verdicts_only)
+{
+	const outcome o =
+		run_ptespec({"check", "--strategy", "mainline", "--cases", "50", "--hardware", "bbml2", "--json"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	const auto j = nlohmann::json::parse(o.out);
+	EXPECT_EQ(j.at("hardware"), "bbml2");
+	EXPECT_TRUE(j.at("proofs").empty());
+	for (const auto& cell : j.at("results"))
+		EXPECT_TRUE(cell.at("proof").is_null()) << cell.dump();
 }
 
 TEST(cli_test_cmd, a_failing_pair_exits_1_with_a_counterexample_and_its_reproduce_line)

@@ -136,6 +136,20 @@ TEST(mainline_wrprotect_ptes, unfolds_a_partly_covered_run)
 	EXPECT_EQ(m.cost().tlbi_range, 1u);
 }
 
+// The same on a CPU with BBML2 and no conflict aborts: the unfold repaints
+// without the flush in between (the repaint translates as before), and
+// the wrprotect after it is fork's to flush.
+TEST(mainline_wrprotect_ptes, unfolds_a_partly_covered_run_without_a_flush_under_bbml2)
+{
+	machine m = make_machine(1, {.bbml2_noabort = true});
+	fold(m, 0, 0x100);
+	s.wrprotect_ptes(m, 0, 8);
+	EXPECT_EQ(ruler(m.table()), "|oooooooooooooooo|");
+	EXPECT_EQ(m.table()[7], page(0x107, PROT_RO));
+	EXPECT_EQ(m.table()[8], page(0x108));
+	EXPECT_EQ(m.cost().tlbis(), 0u);
+}
+
 TEST(mainline_wrprotect_ptes, single_entry_of_a_run_unfolds_it)
 {
 	machine m = make_machine(1);
@@ -220,6 +234,22 @@ TEST(mainline_ptep_set_access_flags, unfolds_when_write_permission_changes)
 	EXPECT_EQ(m.table()[5], page(0x105, PROT_RO));
 	EXPECT_EQ(m.cost().tlbi_range, 1u);	// the unfold
 	EXPECT_EQ(m.cost().tlbi_page, 1u);	// the stale read-only entry
+}
+
+// Software-dirty and writable, but RDONLY still set: to the walker the page
+// is read-only.  The fault asks for the same value with RDONLY clear; a
+// pte_same that ignored RDONLY would call that nothing to do and the write
+// would fault again, for ever.
+TEST(mainline_ptep_set_access_flags, an_entry_differing_only_in_rdonly_is_made_writable)
+{
+	machine m = make_machine(1);
+	map(m, 0, 16, 0x100);
+	m.poke(4, young(page(0x104)) | PTE_DIRTY);
+	const std::uint64_t entry = dirty(young(page(0x104)));
+	ASSERT_EQ(entry, m.table()[4] & ~PTE_RDONLY);
+	EXPECT_TRUE(s.ptep_set_access_flags(m, 4, entry, true));
+	EXPECT_TRUE(pte_hw_dirty(m.table()[4]));
+	EXPECT_EQ(m.cost().tlbi_page, 1u);
 }
 
 TEST(mainline_ptep_set_access_flags, updates_an_unfolded_entry_alone)

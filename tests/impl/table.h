@@ -62,9 +62,9 @@ inline void mark(machine& m, std::size_t i, bool y, bool d)
 }
 
 // Three runs of 4K entries; pfns 0x100.. lie in folios of 64 pages.
-inline machine make_machine(std::size_t runs = 3)
+inline machine make_machine(std::size_t runs = 3, hardware_options hw = {})
 {
-	machine m(geo4k, runs * CONT);
+	machine m(geo4k, runs * CONT, hw);
 	m.set_folios({{0x100, 64}, {0x200, 64}});
 	return m;
 }

@@ -33,6 +33,17 @@ TEST(kernel_cli, the_test_tree_holds_everything_sampled_and_says_no_proof_was_at
 	EXPECT_EQ(o.out.find("proved  "), std::string::npos) << o.show();
 }
 
+// The tree asks system_supports_bbml2_noabort() and skips contpte_convert's
+// flush, as mainline does: judged by the BBML2 rule it holds as well.
+TEST(kernel_cli, the_test_tree_holds_everything_under_bbml2)
+{
+	const outcome o = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "check", "--strategy", tree_name, "--cases", "400",
+				       "--hardware", "bbml2"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("hardware bbml2"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("cells: 8 passed, 0 failed, 0 undecided"), std::string::npos) << o.show();
+}
+
 TEST(kernel_cli, list_names_the_tree_and_where_its_functions_come_from)
 {
 	const outcome o = run_ptespec({"--kernel", "mine=" + std::string(PTESPEC_TEST_TREE), "list", "--functions"});

@@ -10,6 +10,7 @@
 #include <linux/efi.h>
 #include <linux/export.h>
 #include <asm/tlbflush.h>
+#include <asm/cpufeature.h>
 
 /* Kernel mappings may not take the faults a fold or unfold causes. */
 static inline bool mm_is_user(struct mm_struct *mm)
@@ -88,7 +89,14 @@ static void contpte_convert(struct mm_struct *mm, unsigned long addr,
 			pte = pte_mkdirty(pte);
 	}
 
-	__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);
+	/*
+	 * The repaint changes CONT and the flags only, so each new entry
+	 * translates as the one it replaces.  A CPU with BBML2 and no TLB
+	 * conflict aborts may hold both at once and answers with one of them,
+	 * never a mix: the invalidation in between is not needed there.
+	 */
+	if (!system_supports_bbml2_noabort())
+		__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);
 
 	__set_ptes(mm, start_addr, start_ptep, pte, CONT_PTES);
 }

@@ -134,20 +134,11 @@ static inline pte_t pte_advance_pfn(pte_t pte, unsigned long nr)
 }
 
 /*
- * On a present entry RDONLY is the walker's dirty state, not part of what
- * the entry maps: two entries that differ only there are the same pte.
+ * No pte_same of arm64's own: the generic one compares whole values.  An
+ * entry that differs from what a fault asks only in RDONLY is still
+ * read-only to the walker, so calling it "the same" would leave the fault
+ * to repeat forever.
  */
-#define __HAVE_ARCH_PTE_SAME
-static inline int pte_same(pte_t pte_a, pte_t pte_b)
-{
-	pteval_t lhs = pte_val(pte_a), rhs = pte_val(pte_b);
-
-	if (pte_present(pte_a))
-		lhs &= ~PTE_RDONLY;
-	if (pte_present(pte_b))
-		rhs &= ~PTE_RDONLY;
-	return lhs == rhs;
-}
 
 /* The end of the block holding addr, or end if that comes first. */
 #define pte_cont_addr_end(addr, end)						\

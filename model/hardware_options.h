@@ -1,0 +1,48 @@
+// The hardware a run models, beyond what every arm64 CPU with hardware
+// access/dirty management does: the features a kernel tests at run time
+// (system_supports_bbml2_noabort() and the like) and that change what is
+// legal for software.  The machine hands them to strategies (so mainline
+// can test them as the kernel does), the TLB shadow and the checker judge
+// by them, and a kernel tree's feature tests answer from them.
+//
+// The default is the hardware ptespec has always modelled; every option is
+// one name in `hardware_features`, and `--hardware` takes a comma-separated
+// list of those names on every command that runs strategies.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace ptespec {
+
+struct hardware_options {
+	// FEAT_BBM level 2 with no TLB conflict aborts: a change of the CONT
+	// hint between two valid values may skip break-before-make, as long as
+	// both translate to the same output address with the same attributes
+	// (model/tlb.h says what the TLB may then hold).
+	bool bbml2_noabort = false;
+
+	bool operator==(const hardware_options&) const = default;
+	bool is_default() const { return *this == hardware_options{}; }
+};
+
+struct hardware_feature {
+	std::string_view name;	// what --hardware takes
+	std::string_view what;	// one line for --help and the docs
+	bool hardware_options::*flag;
+};
+
+inline constexpr std::array<hardware_feature, 1> hardware_features{{
+	{"bbml2", "BBML2 without TLB conflict aborts: contpte_convert may skip the flush between clear and repaint",
+	 &hardware_options::bbml2_noabort},
+}};
+
+// The names of the features that are on, comma-separated; "default" when
+// none is.
+std::string to_string(const hardware_options& hw);
+
+// " --hardware bbml2" for a reproduce line; empty for the default.
+std::string hardware_flag(const hardware_options& hw);
+
+} // namespace ptespec
