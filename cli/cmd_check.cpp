@@ -153,6 +153,9 @@ int run_check(const check_cli& c)
 		if (in_gran % all_properties.size() == all_properties.size() - 1)
 			table += "\n";
 	}
+	// No row ends in the spaces that pad its last column.
+	for (std::size_t at; (at = table.find(" \n")) != std::string::npos;)
+		table.erase(at, 1);
 	fmt::print("{}\n{}", table, legend(used));
 
 	// What each partial proof covered: one line per distinct statement.
