@@ -267,20 +267,18 @@ void kill_children(std::vector<child>& running)
 void drain_progress(child& c)
 {
 	char buf[4096];
-	for (;;) {
-		const ssize_t got = c.progress_fd < 0 ? 0 : ::read(c.progress_fd, buf, sizeof buf);
+	while (c.progress_fd >= 0) {
+		const ssize_t got = ::read(c.progress_fd, buf, sizeof buf);
 		if (got > 0) {
 			take_progress(c, buf, static_cast<std::size_t>(got));
+		} else if (got < 0 && errno == EINTR) {
 			continue;
-		}
-		if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-			if (c.progress_fd >= 0)
-				::close(c.progress_fd);
+		} else if (got < 0 && errno == EAGAIN) {
+			return;	// nothing new
+		} else {	// the child closed it (it ended), or the pipe failed: nothing more to hear
+			::close(c.progress_fd);
 			c.progress_fd = -1;
 		}
-		if (got < 0 && errno == EINTR)
-			continue;
-		return;
 	}
 }
 
