@@ -334,6 +334,16 @@ static int k_ptep_clear_flush_young(size_t i)
  * generic definition -- the one-entry call on every entry of the batch, the
  * answers ORed (none skipped once one is young).
  */
+static inline int generic_young_ptes(size_t i, unsigned int nr, int (*one)(size_t))
+{
+	unsigned int k;
+	int young = 0;
+
+	for (k = 0; k < nr; k++)
+		young |= one(i + k) != 0;
+	return young;
+}
+
 #ifdef test_and_clear_young_ptes
 static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
 {
@@ -343,12 +353,7 @@ static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
 #else
 static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
 {
-	unsigned int k;
-	int young = 0;
-
-	for (k = 0; k < nr; k++)
-		young |= k_ptep_test_and_clear_young(i + k) != 0;
-	return young;
+	return generic_young_ptes(i, nr, k_ptep_test_and_clear_young);
 }
 #define PTESPEC_TEST_YOUNG_PTES_ORIGIN "ptespec"
 #endif
@@ -362,12 +367,7 @@ static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
 #else
 static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
 {
-	unsigned int k;
-	int young = 0;
-
-	for (k = 0; k < nr; k++)
-		young |= k_ptep_clear_flush_young(i + k) != 0;
-	return young;
+	return generic_young_ptes(i, nr, k_ptep_clear_flush_young);
 }
 #define PTESPEC_FLUSH_YOUNG_PTES_ORIGIN "ptespec"
 #endif
