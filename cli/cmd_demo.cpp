@@ -255,10 +255,10 @@ int run_demo(const demo_options& o)
 	chosen_hardware hw(dice, hw_max_per_gap);
 
 	const strategy_info& si = s.info();
-	const bool from_plugin = si.origin != "builtin" && si.origin != "in-tree";
+	const bool loaded = si.origin != "builtin" && si.origin != "in-tree";
 	fmt::print("ptespec demo: an exit teardown (full=1) racing the hardware, judged against the spec\n");
 	fmt::print("  strategy  {}: {}{}\n", si.name, si.description,
-		   from_plugin ? fmt::format(" [{}]", si.origin) : "");
+		   loaded ? fmt::format(" [{}]", si.origin) : "");
 	fmt::print("  granule   {}: CONT_PTES = {}, a table of {} entries\n", to_string(geo.gran), geo.cont_ptes, n);
 	fmt::print("  folio A   pfn {:#x}-{:#x} at #0-#{} (one whole run)\n", a.first_pfn,
 		   a.first_pfn + a.nr_pages - 1, a.nr_pages - 1);
@@ -267,7 +267,7 @@ int run_demo(const demo_options& o)
 	fmt::print("  hardware  {}seeded random: an event at {:.0f}% of scheduling points, at most {} at once\n",
 		   o.hw.is_default() ? "" : to_string(o.hw) + "; ", hw_rate * 100, hw_max_per_gap);
 	fmt::print("  rerun     ptespec{} demo --granule {}{} --seed {} --strategy {}{}\n",
-		   from_plugin ? fmt::format(" --plugin {}", si.origin) : "", to_string(geo.gran), hardware_flag(o.hw),
+		   loading_flag(si), to_string(geo.gran), hardware_flag(o.hw),
 		   seed, si.name, o.per_entry ? " --per-entry" : "");
 	fmt::print("\nlegend: {}\n", ruler_legend());
 	tr.show("initial", m.table());

@@ -37,6 +37,15 @@ strategy& registry::get(std::string_view name) const
 	throw usage_error("strategy '" + std::string(name) + "': unknown; expected one of " + known);
 }
 
+std::string loading_flag(const strategy_info& i)
+{
+	if (i.origin == "builtin" || i.origin == "in-tree")
+		return "";
+	if (i.origin.starts_with(kernel_tree_origin))
+		return " --kernel " + i.name + "=" + i.origin.substr(kernel_tree_origin.size());
+	return " --plugin " + i.origin;
+}
+
 std::vector<strategy*> registry::all() const
 {
 	std::vector<strategy*> v;

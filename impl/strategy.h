@@ -38,8 +38,18 @@ struct sym_call_result;
 struct strategy_info {
 	std::string name;	// stable, what --strategy takes
 	std::string description;	// one line, what `ptespec list` prints
-	std::string origin;	// "builtin", "in-tree", or the plugin's path
+	std::string origin;	// "builtin", "in-tree", the plugin's path, or kernel_tree_origin + the tree's directory
 };
+
+// How a kernel tree's strategy names where it came from (kernel/module.cpp).
+inline constexpr std::string_view kernel_tree_origin = "kernel tree ";
+
+// What a command line needs before its command to find this strategy again:
+// "" for one built in, " --plugin PATH" for a plugin's, " --kernel NAME=DIR"
+// for a kernel tree's -- the name given, so a tree judged under a name of its
+// own is found under it. A reproduce line without it names a strategy that
+// the command it prints does not know.
+std::string loading_flag(const strategy_info& i);
 
 class strategy {
 public:

@@ -345,7 +345,7 @@ strategy& load_tree(const tree_spec& spec, registry& r, const build_options& o)
 	strategy_info info{t.name,
 			   fmt::format("the contpte code of the kernel tree {}{}", t.dir.string(),
 				       t.version.empty() ? "" : " (" + t.version + ")"),
-			   "kernel tree " + t.dir.string()};
+			   std::string(kernel_tree_origin) + t.dir.string()};
 	auto s = std::make_unique<tree_strategy>(std::move(info), mods);
 	strategy& ref = *s;
 	r.add(std::move(s));

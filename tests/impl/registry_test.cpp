@@ -36,6 +36,15 @@ TEST(registry, every_builtin_has_a_one_line_description)
 	}
 }
 
+TEST(registry, the_loading_flag_finds_a_plugin_or_a_kernel_tree_again)
+{
+	EXPECT_EQ(loading_flag({"mainline", "", "builtin"}), "");
+	EXPECT_EQ(loading_flag({"nocont", "", "in-tree"}), "");
+	EXPECT_EQ(loading_flag({"mine", "", "/p/libmine.so"}), " --plugin /p/libmine.so");
+	EXPECT_EQ(loading_flag({"kernel-6.12.0", "", std::string(kernel_tree_origin) + "/src/linux"}),
+		  " --kernel kernel-6.12.0=/src/linux");
+}
+
 TEST(registry, unknown_name_is_a_usage_error_that_names_it)
 {
 	try {

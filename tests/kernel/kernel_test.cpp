@@ -280,5 +280,20 @@ void expect_variant_verdicts(const std::string& name)
 TEST(kernel_tree, the_c_simple_gets_the_template_simples_verdicts) { expect_variant_verdicts("simple"); }
 TEST(kernel_tree, the_c_unfold_gets_the_template_unfolds_verdicts) { expect_variant_verdicts("unfold"); }
 
+// The strategy exists only under --kernel, so a reproduce line without it
+// names a strategy its own command does not know.
+TEST(kernel_tree, a_counterexamples_reproduce_line_loads_the_tree_again)
+{
+	registry r;
+	const fs::path dir = variant_tree("simple");
+	strategy& tree = load(r, dir, "tree-simple");
+	run_options o;
+	o.cases = 300;
+	const property_result res = run_property(tree, property::per_call, o);
+	ASSERT_EQ(res.v, verdict::fails);
+	const std::string want = "ptespec --kernel tree-simple=" + fs::absolute(dir).string() + " test --strategy tree-simple ";
+	EXPECT_EQ(res.ce.reproduce.rfind(want, 0), 0u) << res.ce.reproduce;
+}
+
 } // namespace
 } // namespace ptespec
