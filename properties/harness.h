@@ -167,6 +167,9 @@ public:
 	// The caller variant whose batches the walks below make (mm/caller.h);
 	// core-mm's until set.
 	void set_caller(const mm::caller& c) { caller_ = &c; }
+	// Off: the caller rules are not checked, and every call reaches the
+	// strategy (what the rules protect, in the tests).
+	void set_caller_rules(bool on) { caller_rules_ = on; }
 	const mm::caller& caller() const { return *caller_; }
 
 	// Records the fields of the words that reach the strategy into w
@@ -256,6 +259,7 @@ private:
 	bool faulted_ = false;	// a call stopped outside the table: no more calls
 	bool abandoned_ = false;	// a call gave up half done: the table is no longer the spec's
 	const mm::caller* caller_ = &mm::core_mm();
+	bool caller_rules_ = true;
 	std::optional<mm::vma_range> vma_;	// the walk in progress
 	std::size_t batch_limit_ = 0;
 

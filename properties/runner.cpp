@@ -185,6 +185,7 @@ rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, 
 		harness h(s, w, p);
 		if (o.caller)
 			h.set_caller(*o.caller);
+		h.set_caller_rules(o.caller_rules);
 		h.mach().set_coverage(o.coverage);
 		h.set_word_coverage(o.words);
 		rc::state::check(first_model(w, o), h, [](const world_model& m) { return any_command(m); });
@@ -238,6 +239,7 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	harness h(s, w, p, &hist);
 	if (o.caller)
 		h.set_caller(*o.caller);
+	h.set_caller_rules(o.caller_rules);
 	std::vector<std::size_t> starts;
 	world_model m = first_model(w, o);
 	violation v;

@@ -45,6 +45,7 @@ struct run_options {
 	bool fault_around = true;	// off: no fault maps more than one folio (control tests)
 	bool batch_young = true;	// off: reclaim makes the one-entry young calls only (control tests)
 	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
+	bool caller_rules = true;	// off: no caller rule is checked (control tests: what the rules protect)
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
 };

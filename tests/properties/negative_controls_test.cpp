@@ -547,5 +547,22 @@ TEST(negative_control, batch_past_folio_caller_breaks_one_folio_before_mainline_
 	EXPECT_FALSE(good.ce.breach.has_value());
 }
 
+// What the rule protects: the same caller with the check off hands mainline
+// its batch of two folios, and mainline, trusting it, reports the
+// neighbour's young or dirty as the batch's folio's: precise fails.
+TEST(negative_control, batch_past_folio_without_the_rule_check_breaks_mainline_s_precise)
+{
+	const mm::named_caller<controls::batch_past_folio> bad("batch-past-folio", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = cases_for(o.gran, property::precise, 0);
+	o.caller = &bad;
+	o.caller_rules = false;
+	const property_result r = run_property(registry::global().get("mainline"), property::precise, o);
+	ASSERT_EQ(r.v, verdict::fails);
+	EXPECT_EQ(r.ce.v.prop, property::precise) << format_counterexample(r);
+	EXPECT_FALSE(r.ce.breach.has_value());
+}
+
 } // namespace
 } // namespace ptespec
