@@ -42,6 +42,7 @@ struct check_cli {
 	int cases = 0;	// 0: the granule's default
 	std::uint64_t seed = 1;
 	hardware_options hw;
+	std::string caller;	// empty: core-mm
 	bool json = false;
 };
 
@@ -65,8 +66,14 @@ int run_check(const check_cli& c)
 	const std::vector<strategy*> strategies = c.sel.resolve();
 	const std::vector<granule> grans = c.proof.grans();
 	const proofs::prove_options o = c.proof.options();
+	const mm::caller& via = caller_of(c.caller);
+	const bool other_caller = &via != &mm::core_mm();
 	if (!c.json) {
-		if (c.hw.is_default())
+		if (other_caller)
+			fmt::print("seed {}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed,
+				   via.info().name, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+				   cases_text(grans, c.cases));
+		else if (c.hw.is_default())
 			fmt::print("seed {}, {}; proofs: any number of hardware events per gap\n", c.seed,
 				   cases_text(grans, c.cases));
 		else
@@ -76,7 +83,7 @@ int run_check(const check_cli& c)
 	}
 	progress_line where("check");
 	const verdict_table vt = compute_verdicts(strategies, grans, o, c.cases, c.seed,
-						  [&where](const std::string& what) { where.update(what); }, c.hw);
+						  [&where](const std::string& what) { where.update(what); }, c.hw, via);
 	where.clear();
 	const std::vector<cell>& cells = vt.cells;
 	const std::vector<proofs::proof_result>& proved = vt.proofs;
@@ -210,6 +217,7 @@ action define_check(CLI::App& sub)
 		sub, "--seed", [c](const std::string& s) { c->seed = parse_seed("--seed", s); },
 		"seed of the randomised part, decimal or 0x-hex (default 1)", "S");
 	add_hardware(sub, c->hw);
+	add_caller(sub, c->caller);
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	return [c] { return run_check(*c); };
 }

@@ -32,6 +32,7 @@ struct cost_cli {
 	std::string granule = "4k";
 	std::size_t folios = 256;
 	hardware_options hw;
+	std::string caller;	// empty: core-mm
 	bool json = false;
 };
 
@@ -55,6 +56,7 @@ int run_cost(const cost_cli& c)
 	o.gran = parse_granule_flag("--granule", c.granule);
 	o.folios = c.folios;
 	o.hw = c.hw;
+	o.caller = &caller_of(c.caller);
 	const std::vector<std::string> given =
 		c.profiles.empty() ? std::vector<std::string>{"numa1", "numa2"} : c.profiles;
 	std::vector<cost_profile> profiles;
@@ -62,6 +64,12 @@ int run_cost(const cost_cli& c)
 		profiles.push_back(load_profile(p));
 	const std::vector<strategy*> chosen = c.sel.resolve();
 	const cost_row base = measure(registry::global().get("nocont"), o);
+	// Counts of calls the arch code may not be given are no strategy's
+	// cost: the caller's breach is the result.
+	if (base.breach) {
+		fmt::print("{}\n", mm::breach_text(*base.breach));
+		return exit_failed;
+	}
 	// A percentage over a baseline the profile weighs at nothing is 0/0:
 	// refused, not printed as +0.0 %.
 	for (std::size_t k = 0; k < profiles.size(); k++)
@@ -70,8 +78,13 @@ int run_cost(const cost_cli& c)
 						      "expected a profile with a positive \"page\" or \"read\" weight",
 						      given[k], to_string(o.scen)));
 	std::vector<cost_row> rows;
-	for (strategy* s : chosen)
+	for (strategy* s : chosen) {
 		rows.push_back(s->info().name == "nocont" ? base : measure(*s, o));
+		if (rows.back().breach) {
+			fmt::print("{} (strategy {})\n", mm::breach_text(*rows.back().breach), s->info().name);
+			return exit_failed;
+		}
+	}
 
 	if (c.json) {
 		nlohmann::json list = nlohmann::json::array();
@@ -167,6 +180,7 @@ action define_cost(CLI::App& sub)
 		},
 		"4k, 16k or 64k (default 4k)", "G");
 	add_hardware(sub, c->hw);
+	add_caller(sub, c->caller);
 	sub.add_flag("--json", c->json, "print the counts and percentages as JSON");
 	return [c] { return run_cost(*c); };
 }

@@ -18,6 +18,8 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "impl/strategy.h"
+#include "mm/caller.h"
+#include "mm/caller_rules.h"
 #include "mm/callers.h"
 #include "model/checker.h"
 #include "model/errors.h"
@@ -37,6 +39,7 @@ struct demo_options {
 	bool primitives = false;
 	bool per_entry = false;
 	hardware_options hw;
+	std::string caller;	// empty: core-mm
 };
 
 // The agent acts at about one scheduling point in three, a pair of events
@@ -178,22 +181,39 @@ private:
 };
 
 // The demo's calls run straight on its machine, watched by the transcript
-// and the checker through the machine's observer.
+// and the checker through the machine's observer.  Each is held to the
+// caller rules first: the first call that breaks one is kept, not run, and
+// no call runs after it.  As in the harness, only while the checker has
+// nothing against the strategy (the table is still the spec's).
 class demo_sink final : public mm::call_sink {
 public:
-	demo_sink(strategy& s, machine& m) : s_(s), m_(m) {}
+	demo_sink(strategy& s, machine& m, const checker& chk, const mm::caller& via)
+		: s_(s), m_(m), chk_(chk), via_(via)
+	{
+	}
 	bool implements(call_kind k) const override { return s_.implements(k); }
 	std::optional<call_result> run(const call& c) override
 	{
-		if (!s_.implements(c.kind))
+		if (!s_.implements(c.kind) || breach)
 			return std::nullopt;
+		if (std::optional<mm::rule_breach> b =
+			    mm::check_caller_rules(c, m_.table(), {m_.geo(), m_.folios()}, vma);
+		    b && chk_.violations().empty()) {
+			breach = mm::caller_breach{via_.info().name, c, *b};
+			return std::nullopt;
+		}
 		return run_call(s_, m_, c);
 	}
 	void flush_range(std::size_t first, std::size_t nr) override { m_.flush_tlb_range(first, nr); }
 
+	std::optional<mm::vma_range> vma;	// the walk in progress
+	std::optional<mm::caller_breach> breach;
+
 private:
 	strategy& s_;
 	machine& m_;
+	const checker& chk_;
+	const mm::caller& via_;
 };
 
 // Why a property says nothing about this run, if it does not.
@@ -221,6 +241,8 @@ int run_demo(const demo_options& o)
 	const geometry geo = geometry::of(parse_granule_flag("--granule", o.granule));
 	const std::optional<std::uint64_t> given = o.seed;
 	strategy& s = parse_strategy("--strategy", o.strategy);
+	const mm::caller& via = caller_of(o.caller);
+	const bool other_caller = &via != &mm::core_mm();
 	if (!s.implements(call_kind::set_ptes))
 		throw usage_error(fmt::format("strategy '{}' does not implement set_ptes, which the demo maps with",
 					      s.info().name));
@@ -259,6 +281,8 @@ int run_demo(const demo_options& o)
 	fmt::print("ptespec demo: an exit teardown (full=1) racing the hardware, judged against the spec\n");
 	fmt::print("  strategy  {}: {}{}\n", si.name, si.description,
 		   loaded ? fmt::format(" [{}]", si.origin) : "");
+	if (other_caller)
+		fmt::print("  caller    {}: {}\n", via.info().name, via.info().description);
 	fmt::print("  granule   {}: CONT_PTES = {}, a table of {} entries\n", to_string(geo.gran), geo.cont_ptes, n);
 	fmt::print("  folio A   pfn {:#x}-{:#x} at #0-#{} (one whole run)\n", a.first_pfn,
 		   a.first_pfn + a.nr_pages - 1, a.nr_pages - 1);
@@ -266,15 +290,15 @@ int run_demo(const demo_options& o)
 		   b.first_pfn + b.nr_pages - 1, geo.cont_ptes, geo.cont_ptes + b.nr_pages - 1);
 	fmt::print("  hardware  {}seeded random: an event at {:.0f}% of scheduling points, at most {} at once\n",
 		   o.hw.is_default() ? "" : to_string(o.hw) + "; ", hw_rate * 100, hw_max_per_gap);
-	fmt::print("  rerun     ptespec{} demo --granule {}{} --seed {} --strategy {}{}\n",
-		   loading_flag(si), to_string(geo.gran), hardware_flag(o.hw),
-		   seed, si.name, o.per_entry ? " --per-entry" : "");
+	fmt::print("  rerun     ptespec{} demo --granule {}{} --seed {} --strategy {}{}{}\n", loading_flag(si),
+		   to_string(geo.gran), hardware_flag(o.hw), seed, si.name,
+		   other_caller ? " --caller " + via.info().name : "", o.per_entry ? " --per-entry" : "");
 	fmt::print("\nlegend: {}\n", ruler_legend());
 	tr.show("initial", m.table());
 
 	// The fault path runs before anything can touch the pages.
 	tr.section("map: set_ptes of each folio, as the fault path does");
-	demo_sink sink(s, m);
+	demo_sink sink(s, m, chk, via);
 	mm::fault_map(sink, 0, a.nr_pages, pfn_pte(a.first_pfn, prot, geo));
 	mm::fault_map(sink, geo.cont_ptes, b.nr_pages, pfn_pte(b.first_pfn, prot, geo));
 
@@ -292,7 +316,9 @@ int run_demo(const demo_options& o)
 	mm::zap_options zo;
 	zo.full = true;
 	zo.batched = !o.per_entry;
-	mm::zap_pte_range(sink, {geo, m.folios()}, 0, n, zo);
+	sink.vma = mm::vma_range{0, n};
+	mm::zap_pte_range(sink, {geo, m.folios()}, 0, n, zo, via);
+	sink.vma.reset();
 	tr.flush_skips();
 	tr.show("  final", m.table());
 
@@ -312,6 +338,16 @@ int run_demo(const demo_options& o)
 			fmt::print("  {:<12} holds  {}\n", to_string(p), sentence(p));
 		}
 	}
+	if (sink.breach) {
+		fmt::print("  {:<12} FAILS  {}\n", "caller-rules", mm::breach_text(*sink.breach));
+		fmt::print("the caller broke a rule the arch code relies on; that call and the rest of the teardown "
+			   "never reached {} (exit 1)\n",
+			   si.name);
+		return exit_failed;
+	}
+	if (other_caller)
+		fmt::print("  {:<12} holds  every call of caller {} kept the caller rules\n", "caller-rules",
+			   via.info().name);
 	fmt::print("{}\n", failed ? "a property failed (exit 1)" : "every exercised property holds (exit 0)");
 	return failed ? exit_failed : exit_ok;
 }
@@ -335,6 +371,7 @@ action define_demo(CLI::App& sub)
 		sub, "--strategy", [o](const std::string& n) { o->strategy = n; },
 		"the strategy under test (see 'ptespec list'; default mainline)", "NAME");
 	add_hardware(sub, o->hw);
+	add_caller(sub, o->caller);
 	sub.add_flag("--per-entry", o->per_entry,
 		     "tear down entry by entry (ptep_get, then ptep_get_and_clear_full), as zap did before it "
 		     "batched folios: the teardown the seed thread's variants were written for");

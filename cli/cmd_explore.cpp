@@ -41,6 +41,7 @@ struct explore_cli {
 	bool all_violations = false;
 	double time_limit = 0;
 	hardware_options hw;
+	std::string caller;	// empty: core-mm
 	bool json = false;
 };
 
@@ -125,6 +126,8 @@ std::string table_text(const explore::explore_result& r)
 
 std::string status_text(const explore::explore_result& r)
 {
+	if (r.breach)
+		return fmt::format("CALLER broke {}: nothing explored", mm::to_string(r.breach->b.rule));
 	if (r.first)
 		return fmt::format("VIOLATION {}", to_string(r.first->v.prop));
 	return r.complete ? "no violation" : "INCOMPLETE (time limit)";
@@ -168,7 +171,7 @@ nlohmann::json scenario_json(const explore::explore_result& r)
 	nlohmann::json props = nlohmann::json::array();
 	for (property p : r.violated)
 		props.push_back(std::string(to_string(p)));
-	return {{"scenario", std::string(to_string(r.options.scen))},
+	nlohmann::json j{{"scenario", std::string(to_string(r.options.scen))},
 		{"calls", std::string(scenario_calls(r.options.scen))},
 		{"runs", r.entries / r.options.geo.cont_ptes},
 		{"entries", r.entries},
@@ -180,9 +183,12 @@ nlohmann::json scenario_json(const explore::explore_result& r)
 		{"infeasible", r.infeasible},
 		{"seconds", r.seconds},
 		{"complete", r.complete},
-		{"status", r.first ? "violation" : r.complete ? "no violation" : "incomplete"},
+		{"status", r.breach ? "caller breach" : r.first ? "violation" : r.complete ? "no violation" : "incomplete"},
 		{"violated", props},
 		{"violation", r.first ? violation_json(*r.first) : nlohmann::json(nullptr)}};
+	if (r.breach)
+		j["caller_breach"] = mm::breach_text(*r.breach);
+	return j;
 }
 
 // What the sweep decided, scoped to what it covered.
@@ -195,7 +201,7 @@ std::string verdict_line(const explore::sweep_result& r, const explore_cli& c)
 					      initial_scope(o), o.reduce ? "" : ", unreduced");
 	std::vector<explore::scenario> bad;
 	for (const auto& s : r.runs)
-		if (s.first)
+		if (s.first || s.breach)
 			bad.push_back(s.options.scen);
 	if (!bad.empty())
 		return fmt::format("violation in {} of {}: {}{}", bad.size(), scope, names_of(bad),
@@ -225,6 +231,7 @@ int run_explore(const explore_cli& c)
 	o.scen = which.front();
 	o.geo = geometry::of(parse_granule(c.granule));
 	o.hw = c.hw;
+	o.caller = &caller_of(c.caller);
 	if (c.cont_ptes)
 		o.geo.cont_ptes = c.cont_ptes;
 	o.scaled_runs = c.cont_ptes == 0;
@@ -286,7 +293,7 @@ int run_explore(const explore_cli& c)
 		// is undecided (what the exit code says of the whole).
 		std::size_t passed = 0, failed = 0, undecided = r.not_run.size();
 		for (const explore_result& one : r.runs)
-			(one.first ? failed : one.complete ? passed : undecided)++;
+			(one.first || one.breach ? failed : one.complete ? passed : undecided)++;
 		nlohmann::json j{{"schema", json_schema},
 				 {"command", "explore"},
 				 {"strategy", r.strategy},
@@ -310,8 +317,9 @@ int run_explore(const explore_cli& c)
 		return code;
 	}
 
-	fmt::print("explore {} at {}{} (CONT_PTES {}{}), up to {} hardware event{}{}\n", r.strategy, c.granule,
-		   c.hw.is_default() ? "" : ", hardware " + to_string(c.hw), o.geo.cont_ptes,
+	fmt::print("explore {} at {}{}{} (CONT_PTES {}{}), up to {} hardware event{}{}\n", r.strategy, c.granule,
+		   c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+		   c.caller.empty() || c.caller == "core-mm" ? "" : ", caller " + c.caller, o.geo.cont_ptes,
 		   o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
 		   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
 	if (!r.runs.empty())
@@ -328,6 +336,9 @@ int run_explore(const explore_cli& c)
 	}
 	for (scenario sc : r.not_run)
 		fmt::print("{}: {}; not started (time limit)\n", to_string(sc), scenario_calls(sc));
+	for (const explore_result& one : r.runs)
+		if (one.breach)
+			fmt::print("\nCALLER in {}: {}\n", to_string(one.options.scen), mm::breach_text(*one.breach));
 	for (const explore_result& one : r.runs) {
 		if (!one.first)
 			continue;
@@ -399,6 +410,7 @@ action define_explore(CLI::App& sub)
 		},
 		"sparse: at most F flagged entries (default 1; refused past 65536 initial states)", "F");
 	add_hardware(sub, c->hw);
+	add_caller(sub, c->caller);
 	sub.add_flag("--no-reduce", c->no_reduce, "place events at every point, page and landing (no reduction)");
 	sub.add_flag("--all-violations", c->all_violations,
 		     "go on after a scenario's first violation and name every property it shows");

@@ -1,4 +1,5 @@
-// ptespec list: the strategies the registry holds, as aligned text or JSON.
+// ptespec list: the strategies the registry holds, then the caller
+// variants, as aligned text or JSON.
 
 #include <algorithm>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "cli/verdicts.h"
 #include "impl/strategy.h"
 #include "kernel/tree.h"
+#include "mm/caller.h"
 
 namespace ptespec::cli {
 
@@ -37,6 +39,21 @@ void print_functions(const std::vector<strategy*>& all)
 		fmt::print("\n--functions: no kernel tree loaded (give --kernel DIR before the command)\n");
 }
 
+// The caller variants --caller takes, after the strategies.
+void print_callers()
+{
+	const auto callers = mm::caller_registry::global().all();
+	std::size_t width = 0;
+	for (const mm::caller* c : callers)
+		width = std::max(width, c->info().name.size());
+	fmt::print("\ncallers (--caller; every call they make is held to the caller rules):\n");
+	for (const mm::caller* c : callers) {
+		const mm::caller_info& i = c->info();
+		const std::string from = i.origin == "builtin" ? "" : fmt::format("  [{}]", i.origin);
+		fmt::print("  {:<{}}  {}{}\n", i.name, width, i.description, from);
+	}
+}
+
 int list_text(bool functions)
 {
 	const auto all = registry::global().all();
@@ -54,6 +71,7 @@ int list_text(bool functions)
 		const std::string from = i.origin == "builtin" ? "" : fmt::format("  [{}]", i.origin);
 		fmt::print("{:<{}}  {}{}\n", i.name, width, i.description, from);
 	}
+	print_callers();
 	if (functions)
 		print_functions(all);
 	return exit_ok;
@@ -74,7 +92,13 @@ int list_json()
 		}
 		list.push_back(entry);
 	}
-	fmt::print("{}\n", nlohmann::json{{"schema", json_schema}, {"command", "list"}, {"strategies", list}}.dump(2));
+	nlohmann::json callers = nlohmann::json::array();
+	for (const mm::caller* c : mm::caller_registry::global().all())
+		callers.push_back(
+			{{"name", c->info().name}, {"description", c->info().description}, {"origin", c->info().origin}});
+	fmt::print("{}\n", nlohmann::json{{"schema", json_schema}, {"command", "list"}, {"strategies", list},
+					  {"callers", callers}}
+				   .dump(2));
 	return exit_ok;
 }
 

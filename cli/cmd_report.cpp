@@ -36,6 +36,7 @@ struct report_cli {
 	int cases = 0;	// 0: the granule's default
 	std::uint64_t seed = 1;
 	hardware_options hw;
+	std::string caller;	// empty: core-mm
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
 	std::vector<std::string> names;	// --strategy; empty: every registered one
@@ -92,6 +93,13 @@ void write_file(const fs::path& p, const std::string& text)
 		throw usage_error(fmt::format("--out: cannot write {}; expected a writable directory", p.string()));
 }
 
+// " --caller NAME" when the report's calls come from another caller than
+// core-mm's.
+std::string caller_flag(const report_cli& c)
+{
+	return c.caller.empty() || c.caller == "core-mm" ? "" : " --caller " + c.caller;
+}
+
 // The verdict table `ptespec check --all` prints for the same seed and
 // cases (computed by the same function), then one row per strategy and
 // obligation of the proofs it ran.
@@ -102,7 +110,7 @@ std::string verdict_section(const report_cli& c, const verdict_table& vt)
 				     "strategy against each property, sampled and proved; a failing cell is in bold, the "
 				     "legend below says what each word means.\n\n",
 				     c.selection_flags(), c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed,
-				     c.proof_granule, hardware_flag(c.hw), cases_text({g}, c.cases));
+				     c.proof_granule, hardware_flag(c.hw) + caller_flag(c), cases_text({g}, c.cases));
 	md += "| strategy |";
 	for (property p : all_properties)
 		md += fmt::format(" {} |", to_string(p));
@@ -182,11 +190,12 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 	cost_options o;
 	o.folios = c.folios;
 	o.hw = c.hw;
+	o.caller = &caller_of(c.caller);
 	const cost_profile numa1 = load_profile("numa1"), numa2 = load_profile("numa2");
 	const cost_row base = measure(registry::global().get("nocont"), o);
 	std::string md = fmt::format("## Cost of exit()\n\n`ptespec cost{} --scenario exit --folios {}`: primitive "
 				     "counts on a bare harness, weighted cost as percent over `nocont`.\n\n",
-				     c.selection_flags(), c.folios);
+				     c.selection_flags() + caller_flag(c), c.folios);
 	md += "| strategy | reads | writes | atomics | tlbi_page | tlbi_range | tlbi_all | numa1 | numa2 |\n"
 	      "|---|---|---|---|---|---|---|---|---|\n";
 	// cost.dat has every strategy, cost-close.dat all but the far outlier
@@ -268,7 +277,9 @@ int run_report(const report_cli& c)
 	fs::create_directories(dir, ec);
 	if (ec || !fs::is_directory(dir))
 		throw usage_error(fmt::format("--out {}: cannot create it; expected a writable directory", c.out));
-	fmt::print("seed {}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+	const mm::caller& via = caller_of(c.caller);
+	fmt::print("seed {}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name,
 		   cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	proofs::prove_options o;
@@ -278,7 +289,7 @@ int run_report(const report_cli& c)
 	progress_line where("report");
 	const verdict_table vt =
 		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,
-				 [&where](const std::string& what) { where.update(what); }, c.hw);
+				 [&where](const std::string& what) { where.update(what); }, c.hw, via);
 	where.clear();
 	std::string md = "# ptespec report\n\n";
 	md += verdict_section(c, vt) + "\n" + proofs_section(c, vt.proofs) + "\n" + cost_section(c, dir, gnuplot);
@@ -330,6 +341,7 @@ action define_report(CLI::App& sub)
 		},
 		"granule of the proofs section: 4k, 16k or 64k (default 4k)", "G");
 	add_hardware(sub, c->hw);
+	add_caller(sub, c->caller);
 	return [c] { return run_report(*c); };
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct test_options {
 	int cases = 0;	// 0: the granule's default
 	std::optional<std::uint64_t> seed;	// none: draw one
 	hardware_options hw;
+	std::string caller;	// empty: core-mm
 	bool adversarial = false;
 	bool json = false;
 	bool verbose = false;
@@ -142,6 +144,8 @@ int run_test(const test_options& t)
 	const std::vector<strategy*> strategies = t.sel.resolve();
 	const std::vector<property> props = chosen_properties(t.properties);
 	const std::vector<granule>& grans = t.granules;
+	const mm::caller& via = caller_of(t.caller);
+	const bool other_caller = &via != &mm::core_mm();
 	const std::uint64_t seed =
 		t.seed ? *t.seed : std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32);
 
@@ -149,6 +153,8 @@ int run_test(const test_options& t)
 		fmt::print("seed {}\n", seed);
 		if (!t.hw.is_default())
 			fmt::print("hardware {}\n", to_string(t.hw));
+		if (other_caller)
+			fmt::print("caller {}: {}\n", via.info().name, via.info().description);
 		if (t.adversarial) {
 			fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
 			for (const char* rule : adversarial_rules)
@@ -173,6 +179,7 @@ int run_test(const test_options& t)
 				o.seed = seed;
 				o.cases = cases_for(g, p, t.cases);
 				o.adversarial = t.adversarial;
+				o.caller = &via;
 				if (t.coverage) {
 					o.coverage = &coverage[s->info().name];
 					o.words = &words[s->info().name];
@@ -196,6 +203,8 @@ int run_test(const test_options& t)
 		out["granule"] = grans.size() == 1 ? std::string(to_string(grans[0])) : "all";
 		out["adversarial"] = t.adversarial;
 		out["hardware"] = to_string(t.hw);
+		if (other_caller)
+			out["caller"] = via.info().name;
 		nlohmann::json list = nlohmann::json::array();
 		for (std::size_t i = 0; i < results.size(); i++) {
 			const property_result& r = results[i];
@@ -219,9 +228,7 @@ int run_test(const test_options& t)
 		std::size_t w = 8;
 		for (strategy* s : strategies)
 			w = std::max(w, s->info().name.size());
-		auto word = [&](std::size_t i) {
-			return std::string(results[i].v == verdict::fails ? "FAILS" : to_string(results[i].v));
-		};
+		auto word = [&](std::size_t i) { return verdict_word(results[i]); };
 		// Each property's column fits its name and the words under it, so
 		// the table stays within 120 columns where the words allow.
 		std::vector<std::size_t> col(props.size());
@@ -259,8 +266,12 @@ int run_test(const test_options& t)
 				for (const auto& [tag, count] : results[k].distribution)
 					fmt::print("  {:5.1f}%  {}\n", 100.0 * count / std::max(results[k].cases, 1), tag);
 			}
+		// A caller's breach shows once per granule and strategy: every
+		// property's cases meet the same caller.
+		std::set<std::pair<granule, std::string>> caller_shown;
 		for (std::size_t k = 0; k < results.size(); k++)
-			if (results[k].v == verdict::fails)
+			if (results[k].v == verdict::fails &&
+			    (!results[k].ce.breach || caller_shown.emplace(result_gran[k], results[k].strategy).second))
 				fmt::print("\n[{}] {}", to_string(result_gran[k]), format_counterexample(results[k]));
 		if (t.coverage)
 			for (strategy* s : strategies) {
@@ -275,6 +286,8 @@ int run_test(const test_options& t)
 		fmt::print("{}\n", tally_line(n));
 		if (n.undecided || n.not_applicable)
 			fmt::print("{}\n", verdict_legend);
+		if (!caller_shown.empty())
+			fmt::print("{}\n", caller_legend);
 	}
 	return exit_for(n.failed, n.undecided);
 }
@@ -318,6 +331,7 @@ action define_test(CLI::App& sub)
 		sub, "--seed", [t](const std::string& s) { t->seed = parse_seed("--seed", s); },
 		"seed to reproduce a run, decimal or 0x-hex (default: random, printed first)", "S");
 	add_hardware(sub, t->hw);
+	add_caller(sub, t->caller);
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");

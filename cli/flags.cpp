@@ -169,6 +169,30 @@ strategy& parse_strategy(std::string_view flag, std::string_view text)
 				      known.empty() ? "(no strategy is registered)" : names_of(known)));
 }
 
+const mm::caller& parse_caller(std::string_view flag, std::string_view text)
+{
+	if (const mm::caller* c = mm::caller_registry::global().find(text))
+		return *c;
+	std::vector<std::string> known;
+	for (const mm::caller* c : mm::caller_registry::global().all())
+		known.push_back(c->info().name);
+	throw usage_error(fmt::format("{} '{}': unknown; expected one of: {}", flag, text, names_of(known)));
+}
+
+CLI::Option* add_caller(CLI::App& sub, std::string& name)
+{
+	return add_once(
+		sub, "--caller", [&name](const std::string& t) { name = t; },
+		"the core-mm caller variant that makes the calls (see 'ptespec list'; default core-mm): every call it "
+		"makes is checked against the rules the arch code relies on before the strategy sees it",
+		"NAME");
+}
+
+const mm::caller& caller_of(const std::string& name)
+{
+	return name.empty() ? mm::core_mm() : parse_caller("--caller", name);
+}
+
 std::string parse_choice(std::string_view flag, std::string_view text, const std::vector<std::string>& known)
 {
 	for (const std::string& k : known)

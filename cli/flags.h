@@ -16,6 +16,7 @@
 
 #include "explore/scenario.h"
 #include "impl/strategy.h"
+#include "mm/caller.h"
 #include "model/geometry.h"
 #include "model/hardware_options.h"
 
@@ -60,6 +61,15 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 // A registered strategy (after the plugins are loaded: parsed in the
 // command's action, not while the command line is read).
 strategy& parse_strategy(std::string_view flag, std::string_view text);
+
+// A registered caller variant (mm/caller.h), looked up after the plugins
+// load like a strategy.
+const mm::caller& parse_caller(std::string_view flag, std::string_view text);
+
+// Declares --caller on a command that runs callers; `name` stays empty
+// when it is not given (core-mm).  caller_of resolves it.
+CLI::Option* add_caller(CLI::App& sub, std::string& name);
+const mm::caller& caller_of(const std::string& name);
 
 // One of `known`, exactly.
 std::string parse_choice(std::string_view flag, std::string_view text, const std::vector<std::string>& known);

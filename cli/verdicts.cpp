@@ -26,7 +26,8 @@ cell judge_cell(property_result pr, granule g, std::string pw)
 		: c.test.v == verdict::not_applicable && c.proof.empty() ? outcome::not_applicable
 									  : outcome::passed;
 	const std::string pword = short_proof_word(c.proof);
-	c.word = std::string(to_string(c.test.v)) + (pword.empty() ? "" : "+" + pword);
+	const std::string tword = c.test.ce.breach ? "caller" : std::string(to_string(c.test.v));
+	c.word = tword + (pword.empty() ? "" : "+" + pword);
 	return c;
 }
 
@@ -50,10 +51,11 @@ std::string short_proof_word(const std::string& proof) { return proof == "partly
 
 verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 			       const proofs::prove_options& o, int cases, std::uint64_t seed,
-			       const std::function<void(const std::string&)>& progress, const hardware_options& hw)
+			       const std::function<void(const std::string&)>& progress, const hardware_options& hw,
+			       const mm::caller& via)
 {
 	verdict_table t;
-	const bool prove = hw.is_default();
+	const bool prove = hw.is_default() && &via == &mm::core_mm();
 	if (prove)
 		t.proofs = proofs::prove_all(strategies, grans, o, {}, progress);
 	const std::size_t total = grans.size() * strategies.size() * all_properties.size();
@@ -68,6 +70,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 				ro.hw = hw;
 				ro.seed = seed;
 				ro.cases = cases_for(g, p, cases);
+				ro.caller = &via;
 				const bool provable = prove && s->symbolic();
 				cell c = judge_cell(run_property(*s, p, ro), g,
 						    provable ? proofs::proof_word(t.proofs, *s, g, p) : "");
@@ -97,8 +100,11 @@ std::string legend(const std::set<std::string>& used)
 		{"partly", "partly proved: Z3 proved it for the calls and tables listed below, and no more"},
 		{"refuted", "Z3 found a counterexample (replayed on the concrete machine)"},
 		{"unknown", "an obligation covering it was not decided (time or path budget): undecided"},
+		{"caller", "the caller broke a rule the arch code relies on before its call reached the strategy "
+			   "(counterexample below): failed, but not the strategy's failure"},
 		{"sampled only", "no proof was attempted -- a kernel tree's compiled code runs on concrete words only, "
-				 "and the proofs model the default hardware only: the cell is the sampled verdict alone"},
+				 "and the proofs model the default hardware and core-mm's calls only: the cell is the "
+				 "sampled verdict alone"},
 	};
 	std::string out = "legend:\n";
 	for (const auto& [w, meaning] : words)
@@ -109,7 +115,7 @@ std::string legend(const std::set<std::string>& used)
 
 void add_words(std::set<std::string>& used, const cell& c)
 {
-	used.insert(std::string(to_string(c.test.v)));
+	used.insert(c.test.ce.breach ? "caller" : std::string(to_string(c.test.v)));
 	if (!c.proof.empty())
 		used.insert(c.proof == "partly proved" ? "partly" : c.proof);
 	if (c.sampled_only)
@@ -192,6 +198,22 @@ nlohmann::json replayed_json(const proofs::proof_result& r)
 
 } // namespace
 
+namespace {
+
+// The property broken, or the caller and its rule when a caller broke one.
+nlohmann::json violation_json(const counterexample& ce)
+{
+	nlohmann::json v{{"property", to_string(ce.v.prop)}, {"step", ce.v.step}, {"page", ce.v.page},
+			 {"message", ce.v.message}};
+	if (ce.breach) {
+		v["caller"] = ce.breach->caller;
+		v["caller_rule"] = mm::to_string(ce.breach->b.rule);
+	}
+	return v;
+}
+
+} // namespace
+
 nlohmann::json sampled_counterexample_json(const property_result& r)
 {
 	nlohmann::json calls = nlohmann::json::array();
@@ -206,9 +228,7 @@ nlohmann::json sampled_counterexample_json(const property_result& r)
 		{"world", r.ce.layout},
 		{"initial", r.ce.initial},
 		{"calls", calls},
-		{"violation",
-		 {{"property", to_string(r.ce.v.prop)}, {"step", r.ce.v.step}, {"page", r.ce.v.page},
-		  {"message", r.ce.v.message}}},
+		{"violation", violation_json(r.ce)},
 		{"reproduce", r.ce.reproduce}};
 }
 

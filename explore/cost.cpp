@@ -18,7 +18,14 @@ cost_row measure(strategy& s, const cost_options& o)
 	if (o.folios < 1 || o.folios > 65536)
 		throw usage_error(fmt::format("{} folios: expected 1 to 65536", o.folios));
 	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios, o.hw);
+	const mm::caller& via = o.caller ? *o.caller : mm::core_mm();
+	if (std::optional<mm::caller_breach> b = caller_preflight(s, w, o.scen, via, pte_mkdirty(touched_prot))) {
+		cost_row none{s.info().name, {}, w.nr_entries, 0, {}};
+		none.breach = std::move(b);
+		return none;
+	}
 	harness h(s, w, std::nullopt, nullptr, true);
+	h.set_caller(via);
 	map_folios(h, pte_mkdirty(touched_prot));
 	// Only the workload counts, not the faults that set it up.
 	h.cost() = cost_counters{};
@@ -44,7 +51,7 @@ cost_row measure(strategy& s, const cost_options& o)
 		h.madv_free(0, n);
 		break;
 	}
-	return {s.info().name, h.cost(), n, h.calls() - calls0};
+	return {s.info().name, h.cost(), n, h.calls() - calls0, std::nullopt};
 }
 
 double percent_over(const cost_row& row, const cost_row& baseline, const cost_profile& p)

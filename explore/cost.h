@@ -24,6 +24,7 @@ struct cost_options {
 	granule gran = granule::k4;
 	hardware_options hw;	// BBML2 saves contpte_convert's flush
 	std::size_t folios = 256;	// folios of one run each
+	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
 };
 
 struct cost_row {
@@ -31,6 +32,8 @@ struct cost_row {
 	cost_counters counts;	// the caller's walk, including zap's final flush
 	std::uint64_t pages = 0;
 	std::uint64_t calls = 0;
+	// The caller broke a caller rule (caller_preflight): nothing counted.
+	std::optional<mm::caller_breach> breach;
 };
 
 // Throws usage_error for a scenario the cost model lacks (dontneed: use

@@ -131,6 +131,8 @@ void set_up(harness& h, const std::vector<std::uint8_t>& init)
 		h.preset(k, with_flags(h.table()[k], init[k]));
 }
 
+const mm::caller& caller_of(const explore_options& o) { return o.caller ? *o.caller : mm::core_mm(); }
+
 struct outcome {
 	std::vector<violation> violations;
 	std::vector<std::uint64_t> initial;
@@ -373,6 +375,7 @@ state_result search_state(search_context& ctx, std::size_t index, const std::vec
 		if (stop)
 			return;
 		harness h(ctx.s, ctx.w, std::nullopt, nullptr, true);
+		h.set_caller(caller_of(o));
 		tracer tr(h.table(), events, !o.reduce);
 		const outcome out = run_schedule(ctx.w, o.scen, init, tr, h, nullptr);
 		if (tr.infeasible) {
@@ -426,6 +429,7 @@ found_violation confirm(strategy& s, const explore_options& o, const world_layou
 	found_violation f;
 	f.events = events;
 	harness h(s, w, std::nullopt, nullptr, true);
+	h.set_caller(caller_of(o));
 	tracer tr(h.table(), events, false);
 	const outcome out = run_schedule(w, o.scen, init, tr, h, &f.h);
 	if (out.violations.empty())
@@ -436,6 +440,7 @@ found_violation confirm(strategy& s, const explore_options& o, const world_layou
 	replay(f.h, offline);
 	f.replay_confirms = offline.failed(f.v.prop);
 	harness h2(s, w, std::nullopt, nullptr, true);
+	h2.set_caller(caller_of(o));
 	set_up(h2, init);
 	checker chk(w.geo, w.folios, h2.table(), w.hw);
 	h2.watch(chk, nullptr);
@@ -470,6 +475,9 @@ explore_result explore(strategy& s, const explore_options& o)
 	const world_layout w = scenario_layout(o.geo, scenario_runs(o.scen), o.hw);
 	res.entries = w.nr_entries;
 	res.covered = scenario_range(o.scen, o.geo, w.nr_entries);
+	res.breach = caller_preflight(s, w, o.scen, caller_of(o));
+	if (res.breach)
+		return res;
 	const auto states = initial_states(o);
 	res.initial_states = states.size();
 	std::atomic<bool> out_of_time{false};
@@ -541,7 +549,7 @@ std::size_t sweep_result::failed() const
 {
 	std::size_t n = 0;
 	for (const explore_result& r : runs)
-		n += r.first.has_value();
+		n += r.first.has_value() || r.breach.has_value();
 	return n;
 }
 

@@ -54,6 +54,7 @@ struct explore_options {
 	std::function<void(std::uint64_t explored, std::uint64_t states_done, std::uint64_t states)> progress;
 	std::function<void(scenario)> scenario_begins;	// explore_all, before each scenario
 	bool scaled_runs = false;	// explore_all: each scenario at explored_cont_ptes, not geo's
+	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
 };
 
 // Validates the options (hw_events 0..6, cont_ptes a power of two 2..128,
@@ -95,6 +96,10 @@ struct explore_result {
 	bool complete = true;
 	std::optional<found_violation> first;
 	std::vector<property> violated;	// every property seen violated, in order
+	// The caller broke a caller rule in the scenario (caller_preflight):
+	// nothing was explored, since every schedule would judge the strategy
+	// on calls the arch code may not be given.
+	std::optional<mm::caller_breach> breach;
 };
 
 explore_result explore(strategy& s, const explore_options& o);
@@ -111,7 +116,7 @@ struct sweep_result {
 	double seconds = 0;
 
 	bool complete() const;	// every scenario searched to its end or its first violation
-	std::size_t failed() const;	// scenarios that showed a violation
+	std::size_t failed() const;	// scenarios that showed a violation or a caller's breach
 	std::optional<scenario> stopped_in() const;	// where the time limit cut the search
 	std::uint64_t explored() const;
 };

@@ -148,4 +148,18 @@ void run_caller(harness& h, scenario s)
 	}
 }
 
+std::optional<mm::caller_breach> caller_preflight(strategy& s, const world_layout& w, scenario sc,
+						  const mm::caller& via, std::uint64_t prot)
+{
+	harness h(s, w, std::nullopt);
+	h.set_caller(via);
+	map_folios(h, prot);
+	try {
+		run_caller(h, sc);
+	} catch (const property_failed& f) {
+		return f.breach;
+	}
+	return std::nullopt;
+}
+
 } // namespace ptespec::explore

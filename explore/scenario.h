@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -84,5 +85,14 @@ inline constexpr std::uint64_t touched_prot = scenario_prot | PTE_AF | PTE_DIRTY
 void map_folios(harness& h, std::uint64_t prot = scenario_prot);
 // Runs the scenario's caller over the table.
 void run_caller(harness& h, scenario s);
+
+// The scenario's caller over its table as map_folios leaves it, on a
+// checked harness with no hardware: the first call that breaks a caller
+// rule (mm/caller_rules.h), if one does.  Explore and cost run on bare
+// harnesses, which check nothing, so they ask this first.  Hardware only
+// adds access and dirty, which core-mm's batches never depend on, so the
+// calls are those of every schedule.
+std::optional<mm::caller_breach> caller_preflight(strategy& s, const world_layout& w, scenario sc,
+						  const mm::caller& via, std::uint64_t prot = scenario_prot);
 
 } // namespace ptespec::explore

@@ -159,7 +159,7 @@ void trial_load(const std::string& path, const std::string& file)
 
 } // namespace
 
-strategy& load_plugin(const std::string& path, registry& r)
+void load_plugin(const std::string& path, registry& r, mm::caller_registry& callers)
 {
 	// Without a slash dlopen searches the library path instead of opening
 	// the file the user named.
@@ -195,8 +195,18 @@ strategy& load_plugin(const std::string& path, registry& r)
 	if (d->layout != plugin_layout())
 		bad_plugin(path, "built against model headers whose types differ from this ptespec's "
 				 "(same plugin ABI number: a bump was forgotten); rebuild it against this ptespec");
-	if (!d->name || !*d->name || !d->factory)
-		bad_plugin(path, "its descriptor has no strategy name or no factory");
+	if (!d->name || !*d->name || (!d->factory == !d->caller_factory))
+		bad_plugin(path, "its descriptor has no name, or not exactly one of a strategy and a caller factory");
+	if (d->caller_factory) {
+		if (const mm::caller* other = callers.find(d->name))
+			bad_plugin(path, fmt::format("caller '{}' is already registered (from {})", d->name,
+						     other->info().origin));
+		std::unique_ptr<mm::caller> c(d->caller_factory(path.c_str()));
+		if (!c)
+			bad_plugin(path, fmt::format("the factory of caller '{}' returned no caller", d->name));
+		callers.add(std::move(c));
+		return;
+	}
 
 	if (const strategy* other = r.find(d->name))
 		bad_plugin(path, fmt::format("strategy '{}' is already registered (from {})", d->name,
@@ -205,9 +215,7 @@ strategy& load_plugin(const std::string& path, registry& r)
 	std::unique_ptr<strategy> s(d->factory(path.c_str()));
 	if (!s)
 		bad_plugin(path, fmt::format("the factory of '{}' returned no strategy", d->name));
-	strategy& ref = *s;
 	r.add(std::move(s));
-	return ref;
 }
 
 } // namespace ptespec

@@ -4,6 +4,10 @@
 //
 //   PTESPEC_PLUGIN(my_strategy, "my-strategy", "one line saying what it does")
 //
+// or a caller variant (mm/caller.h: a class with folio_pte_batch) and
+//
+//   PTESPEC_CALLER_PLUGIN(my_caller, "my-caller", "one line saying what it does")
+//
 // built into a loadable module with ptespec_add_plugin() (cmake/), then
 // `ptespec --plugin ./my_plugin.so list`.
 //
@@ -12,7 +16,8 @@
 // must agree on every type that crosses: `strategy` and `strategy_info`,
 // `call`/`call_result`, `basic_machine` (its layout and inline members),
 // the symbolic machine and `sym_call_result` of the proofs, the observer,
-// hardware-agent and branch-oracle interfaces, the TLB shadow.  A plugin's
+// hardware-agent and branch-oracle interfaces, the TLB shadow; for a
+// caller, `mm::caller`, `caller_info`, `call_sink` and `memory`.  A plugin's
 // branches on symbolic words are decided by the host's oracle (the machine
 // only asks, model/branch_oracle.h), so the prover's code is not copied
 // into a plugin.
@@ -31,9 +36,10 @@
 
 #include "impl/adapter.h"
 #include "impl/strategy.h"
+#include "mm/caller.h"
 #include "model/symbolic_machine.h"
 
-#define PTESPEC_PLUGIN_ABI 6
+#define PTESPEC_PLUGIN_ABI 7
 
 namespace ptespec {
 
@@ -45,7 +51,10 @@ struct plugin_descriptor {
 	const char* name;
 	const char* description;
 	// A new strategy; `origin` is what info().origin will say (the path).
+	// Null in a caller plugin.
 	strategy* (*factory)(const char* origin);
+	// A new caller variant, the same way; null in a strategy plugin.
+	mm::caller* (*caller_factory)(const char* origin);
 };
 
 // Sizes of the types that cross the boundary, folded into one number.
@@ -54,17 +63,19 @@ constexpr std::uint64_t plugin_layout()
 	std::uint64_t h = 0;
 	for (std::uint64_t s : {sizeof(machine), sizeof(counted_machine), sizeof(symbolic_machine), sizeof(call),
 				sizeof(call_result), sizeof(sym_call_result), sizeof(strategy_info), sizeof(primitive_step),
-				sizeof(hw_event), sizeof(geometry)})
+				sizeof(hw_event), sizeof(geometry), sizeof(mm::caller_info), sizeof(mm::memory)})
 		h = h * 1000003u + s;
 	return h;
 }
 
 // Host side: loads the module at `path`, checks its ABI and registers its
-// strategy in `r` with origin = path.  Throws usage_error naming the path
-// when the file cannot be loaded, is not a plugin, speaks another ABI, or
-// brings a name that is already taken.  The module stays loaded for the
-// life of the process: its code backs the registered strategy.
-strategy& load_plugin(const std::string& path, registry& r = registry::global());
+// strategy in `r` (or its caller in `callers`) with origin = path.  Throws
+// usage_error naming the path when the file cannot be loaded, is not a
+// plugin, speaks another ABI, or brings a name that is already taken.  The
+// module stays loaded for the life of the process: its code backs what it
+// registered.
+void load_plugin(const std::string& path, registry& r = registry::global(),
+		 mm::caller_registry& callers = mm::caller_registry::global());
 
 } // namespace ptespec
 
@@ -92,6 +103,25 @@ strategy& load_plugin(const std::string& path, registry& r = registry::global())
 			description,                                                                       \
 			[](const char* origin) -> ::ptespec::strategy* {                                   \
 				return ::ptespec::make_strategy<tmpl>(name, description, origin).release(); \
+			},                                                                                 \
+			nullptr,                                                                           \
+		};                                                                                         \
+		return &d;                                                                                 \
+	}
+
+// A caller plugin: cls is a caller variant class (mm/caller.h).
+#define PTESPEC_CALLER_PLUGIN(cls, name, description)                                                    \
+	extern "C" __attribute__((visibility("default"))) const ::ptespec::plugin_descriptor*            \
+	PTESPEC_PLUGIN_ENTRY(void)                                                                        \
+	{                                                                                                 \
+		static const ::ptespec::plugin_descriptor d = {                                           \
+			PTESPEC_PLUGIN_BUILT_ABI,                                                          \
+			::ptespec::plugin_layout(),                                                        \
+			name,                                                                              \
+			description,                                                                       \
+			nullptr,                                                                           \
+			[](const char* origin) -> ::ptespec::mm::caller* {                                 \
+				return new ::ptespec::mm::named_caller<cls>(name, description, origin);    \
 			},                                                                                 \
 		};                                                                                         \
 		return &d;                                                                                 \

@@ -2,31 +2,12 @@
 
 #include <algorithm>
 
+#include "mm/caller.h"
 #include "model/pte.h"
 
 namespace ptespec::mm {
 
 namespace {
-
-std::optional<std::uint64_t> read_entry(call_sink& s, std::size_t i)
-{
-	const std::optional<call_result> r = s.run({call_kind::ptep_get, i, 1, false, 0, 0});
-	if (!r || !r->pte)
-		return std::nullopt;
-	return *r->pte;
-}
-
-// The pages of pte's folio from pte's page on (1 when no declared folio
-// holds the pfn: a page on its own).
-std::size_t left_in_folio(const memory& mem, std::uint64_t pte)
-{
-	const std::uint64_t pfn = pte_pfn(pte, mem.geo);
-	const long f = folio_of(mem.folios, pfn);
-	if (f < 0)
-		return 1;
-	const folio_extent& fe = mem.folios[static_cast<std::size_t>(f)];
-	return static_cast<std::size_t>(fe.first_pfn + fe.nr_pages - pfn);
-}
 
 // swap_pte_batch: how many entries from i on hold the swap entries that
 // follow `swp` (the same type and bits, the next offsets), up to `last`.
@@ -37,7 +18,7 @@ std::size_t swap_pte_batch(call_sink& s, std::size_t i, std::size_t last, std::u
 	for (std::uint64_t want = swp + next_offset; i + nr < last; want += next_offset) {
 		if (((want >> SWP_OFFSET_SHIFT) & SWP_OFFSET_MASK) == 0)
 			break;	// the offset would wrap: not the next entry
-		const std::optional<std::uint64_t> v = read_entry(s, i + nr);
+		const std::optional<std::uint64_t> v = read_pte(s, i + nr);
 		if (!v || *v != want)
 			break;
 		nr++;
@@ -51,7 +32,7 @@ std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std:
 			    bool writable_only, std::size_t limit)
 {
 	const geometry& geo = mem.geo;
-	const std::size_t end = i + std::min(last - i, left_in_folio(mem, pte));
+	const std::size_t end = i + std::min(last - i, folio_pages_from(mem, pte));
 	const std::size_t cap = limit ? std::min(limit, end - i) : end - i;
 	// pte_batch_hint: a CONT entry says the rest of its run maps the pages
 	// that follow, so the walk need not read them.
@@ -60,7 +41,7 @@ std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std:
 	};
 	std::size_t nr = std::min(hint(i, pte), cap);
 	while (nr < cap) {
-		const std::optional<std::uint64_t> v = read_entry(s, i + nr);
+		const std::optional<std::uint64_t> v = read_pte(s, i + nr);
 		if (!v)
 			break;
 		if (!pte_valid(*v) || !pte_same_mapping(*v, pte_advance_pfn(pte, nr, geo)) ||
@@ -71,12 +52,13 @@ std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std:
 	return nr;
 }
 
-void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, const zap_options& o)
+void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, const zap_options& o,
+		   const caller& via)
 {
 	const call_kind batch = o.anon ? call_kind::clear_full_ptes : call_kind::get_and_clear_full_ptes;
 	const bool batched = o.batched && s.implements(batch);
 	for (std::size_t i = first; i < last;) {
-		const std::optional<std::uint64_t> v = read_entry(s, i);
+		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
 		if (pte_none(*v)) {
@@ -98,7 +80,7 @@ void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size
 			i++;
 			continue;
 		}
-		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, false, o.batch_limit);
+		const std::size_t nr = via.folio_pte_batch(s, mem, i, last, *v, false, o.batch_limit);
 		s.run({batch, i, nr, o.full, 0, 0});
 		i += nr;
 	}
@@ -106,48 +88,49 @@ void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size
 	s.flush_range(first, last - first);
 }
 
-void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::size_t batch_limit)
+void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::size_t batch_limit,
+		    const caller& via)
 {
 	for (std::size_t i = first; i < last;) {
-		const std::optional<std::uint64_t> v = read_entry(s, i);
+		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
 		if (!pte_valid(*v) || !pte_write(*v)) {
 			i++;
 			continue;
 		}
-		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, true, batch_limit);
+		const std::size_t nr = via.folio_pte_batch(s, mem, i, last, *v, true, batch_limit);
 		s.run({call_kind::wrprotect_ptes, i, nr, false, 0, 0});
 		i += nr;
 	}
 }
 
 void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
-			    std::size_t batch_limit)
+			    std::size_t batch_limit, const caller& via)
 {
 	for (std::size_t i = first; i < last;) {
-		const std::optional<std::uint64_t> v = read_entry(s, i);
+		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
 		if (!pte_valid(*v)) {
 			i++;
 			continue;
 		}
-		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
+		const std::size_t nr = via.folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
 		s.run({call_kind::clear_young_dirty_ptes, i, nr, false, 0, CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY});
 		i += nr;
 	}
 }
 
 void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
-			  const reclaim_options& o)
+			  const reclaim_options& o, const caller& via)
 {
 	const call_kind batch = o.flush ? call_kind::clear_flush_young_ptes : call_kind::test_and_clear_young_ptes;
 	const call_kind one = o.flush ? call_kind::ptep_clear_flush_young : call_kind::ptep_test_and_clear_young;
 	const bool batched = o.batched && s.implements(batch);
 	std::optional<long> folio;	// the folio the walk is about, from its first present entry
 	for (std::size_t i = first; i < last;) {
-		const std::optional<std::uint64_t> v = read_entry(s, i);
+		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
 		if (!pte_valid(*v)) {
@@ -166,7 +149,7 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 		}
 		// A young answer (the folio is referenced) does not stop the walk:
 		// every mapping of the folio is aged.
-		const std::size_t nr = batched ? folio_pte_batch(s, mem, i, last, *v, false, o.batch_limit) : 1;
+		const std::size_t nr = batched ? via.folio_pte_batch(s, mem, i, last, *v, false, o.batch_limit) : 1;
 		s.run({batched ? batch : one, i, nr, false, 0, 0});
 		i += nr;
 	}
@@ -174,7 +157,7 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 
 void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)
 {
-	const std::optional<std::uint64_t> v = read_entry(s, page);
+	const std::optional<std::uint64_t> v = read_pte(s, page);
 	if (!v || !pte_valid(*v))
 		return;
 	std::uint64_t entry = pte_mkyoung(*v);
@@ -204,7 +187,7 @@ void fault_around(call_sink& s, const memory& mem, std::size_t first, std::size_
 		nr = 0;
 	};
 	for (std::size_t i = first; i < last; i++) {
-		const std::optional<std::uint64_t> v = read_entry(s, i);
+		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
 		if (nr && (!pte_none(*v) || folio_at(i) != folio_at(start)))

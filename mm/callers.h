@@ -46,6 +46,11 @@ struct memory {
 	const std::vector<folio_extent>& folios;
 };
 
+// A caller variant (mm/caller.h): how a batch is found.  Every walk below
+// takes one, core-mm's by default.
+class caller;
+const caller& core_mm();
+
 // How a zap goes.
 struct zap_options {
 	bool full = false;	// exit_mmap tears the whole mm down (tlb->fullmm)
@@ -71,17 +76,18 @@ std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std:
 // entries are skipped, present ones cleared a folio batch at a time, a run
 // of swap entries or markers cleared with clear_non_present_ptes; then
 // tlb_finish_mmu flushes the range.
-void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, const zap_options& o);
+void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, const zap_options& o,
+		   const caller& via = core_mm());
 
 // copy_pte_range's write protection of a private writable mapping at fork:
 // wrprotect_ptes over each batch of writable present entries.
 void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
-		    std::size_t batch_limit = 0);
+		    std::size_t batch_limit = 0, const caller& via = core_mm());
 
 // madvise_free_pte_range: clear_young_dirty_ptes (young and dirty) over
 // each batch of present entries.
 void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
-			    std::size_t batch_limit = 0);
+			    std::size_t batch_limit = 0, const caller& via = core_mm());
 
 // How reclaim asks whether a folio was referenced.
 struct reclaim_options {
@@ -103,7 +109,7 @@ struct reclaim_options {
 // batch at a time (folio_pte_batch, which stops at the folio's end and at
 // `last`).
 void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
-			  const reclaim_options& o);
+			  const reclaim_options& o, const caller& via = core_mm());
 
 // A fault on a mapped page (handle_pte_fault): ptep_get, then
 // ptep_set_access_flags with the entry made young, and dirty for a write

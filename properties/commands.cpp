@@ -478,9 +478,10 @@ void command::run(const world_model& s0, harness& h) const
 			g_slot->commands = g_executed;
 			g_slot->layout = h.layout();
 			g_slot->v = f.v;
+			g_slot->breach = f.breach;
 			g_slot->set = true;
 		}
-		RC_FAIL(std::string(to_string(f.v.prop)) + ": " + f.v.message);
+		RC_FAIL(f.breach ? f.v.message : std::string(to_string(f.v.prop)) + ": " + f.v.message);
 	}
 	h.end_command();
 }
@@ -514,7 +515,8 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 	});
 }
 
-bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out)
+bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out,
+		     std::optional<mm::caller_breach>* breach)
 {
 	for (const auto& c : cmds) {
 		h.begin_command(c->plan(), c->batch_cut());
@@ -524,6 +526,8 @@ bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harnes
 			h.end_command();
 			if (out)
 				*out = f.v;
+			if (breach)
+				*breach = f.breach;
 			return true;
 		}
 		h.end_command();

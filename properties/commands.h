@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -65,6 +66,7 @@ struct failure_slot {
 	std::vector<command_ptr> commands;
 	world_layout layout;	// the case's world, which the commands were drawn in
 	violation v;
+	std::optional<mm::caller_breach> breach;	// when the caller, not the strategy, broke a rule
 	bool set = false;
 };
 
@@ -72,8 +74,10 @@ struct failure_slot {
 rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m);
 
 // Runs cmds on h as one case (no RapidCheck), stopping at the first
-// failure of the judged property; returns whether one happened.
-bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out);
+// failure of the judged property or breach of a caller rule; returns
+// whether one happened.
+bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out,
+		     std::optional<mm::caller_breach>* breach = nullptr);
 
 // Where command::run files a failure before it fails the case; begin_case()
 // starts the log of executed commands afresh.

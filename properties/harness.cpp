@@ -179,13 +179,33 @@ void harness::judge_now()
 	if (!judged_)
 		return;
 	if (const violation* v = chk_.first(*judged_))
-		throw property_failed{*v};
+		throw property_failed{*v, std::nullopt};
+}
+
+// The caller rules, before the call reaches the strategy.  A checked
+// harness only: a bare one judges nothing, and explore and cost run the
+// caller on a checked one first (explore::caller_preflight).  A breach is
+// the caller's only while the table is the one the spec describes: once
+// the strategy broke a property or gave up half way, a caller that trusted
+// what it read (a CONT bit, through pte_batch_hint) may be misled, and the
+// call runs as it always did.
+void harness::check_caller_rules(const call& c)
+{
+	if (bare_ || !caller_rules_)
+		return;
+	const std::optional<mm::rule_breach> b = mm::check_caller_rules(c, m_.table(), memory(), vma_);
+	if (!b || abandoned_ || !chk_.violations().empty())
+		return;
+	mm::caller_breach cb{caller_->info().name, c, *b};
+	violation v{judged_.value_or(property::no_loss), chk_.steps(), b->entry, mm::breach_text(cb)};
+	throw property_failed{v, std::move(cb)};
 }
 
 std::optional<call_result> harness::do_call(const call& c)
 {
 	if (!s_.implements(c.kind) || faulted_)
 		return std::nullopt;
+	check_caller_rules(c);
 	hw_.next_call();
 	calls_++;
 	call_result r;
@@ -193,6 +213,7 @@ std::optional<call_result> harness::do_call(const call& c)
 		r = run_call(s_, m_, c);
 	} catch (const strategy_livelock& e) {
 		m_.abandon_call();
+		abandoned_ = true;
 		chk_.on_call_abandoned(c, e.what());
 		judge_now();
 		return std::nullopt;
@@ -233,22 +254,24 @@ void harness::fault_around(std::size_t first, std::size_t last, std::uint64_t pr
 
 void harness::zap(std::size_t first, std::size_t last, bool full, bool batched, bool anon)
 {
-	mm::zap_pte_range(*this, memory(), first, last, {full, batched, anon, batch_limit_});
+	walk(first, last,
+	     [&] { mm::zap_pte_range(*this, memory(), first, last, {full, batched, anon, batch_limit_}, *caller_); });
 }
 
 void harness::fork_wrprotect(std::size_t first, std::size_t last)
 {
-	mm::copy_pte_range(*this, memory(), first, last, batch_limit_);
+	walk(first, last, [&] { mm::copy_pte_range(*this, memory(), first, last, batch_limit_, *caller_); });
 }
 
 void harness::madv_free(std::size_t first, std::size_t last)
 {
-	mm::madvise_free_pte_range(*this, memory(), first, last, batch_limit_);
+	walk(first, last, [&] { mm::madvise_free_pte_range(*this, memory(), first, last, batch_limit_, *caller_); });
 }
 
 void harness::reclaim(std::size_t first, std::size_t last, bool flush, bool batched)
 {
-	mm::folio_referenced_one(*this, memory(), first, last, {flush, batched, batch_limit_});
+	walk(first, last,
+	     [&] { mm::folio_referenced_one(*this, memory(), first, last, {flush, batched, batch_limit_}, *caller_); });
 }
 
 void harness::access_fault(std::size_t page, bool write, bool reuse) { mm::access_fault(*this, page, write, reuse); }

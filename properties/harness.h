@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "impl/strategy.h"
+#include "mm/caller.h"
+#include "mm/caller_rules.h"
 #include "mm/callers.h"
 #include "model/checker.h"
 #include "model/hardware.h"
@@ -140,9 +142,12 @@ private:
 };
 
 // Raised inside a command when the property under judgement fails, so the
-// command stops at the offending call.
+// command stops at the offending call -- or when the caller broke one of
+// the caller rules (`breach`), so the call never reached the strategy and
+// the case fails on the caller's account.
 struct property_failed {
 	violation v;
+	std::optional<mm::caller_breach> breach;
 };
 
 // The harness is the callers' sink: every call they make runs here, under
@@ -158,6 +163,14 @@ public:
 	const checker& judge() const { return chk_; }
 	const world_layout& layout() const { return w_; }
 	std::uint64_t calls() const { return calls_; }
+
+	// The caller variant whose batches the walks below make (mm/caller.h);
+	// core-mm's until set.
+	void set_caller(const mm::caller& c) { caller_ = &c; }
+	// Off: the caller rules are not checked, and every call reaches the
+	// strategy (what the rules protect, in the tests).
+	void set_caller_rules(bool on) { caller_rules_ = on; }
+	const mm::caller& caller() const { return *caller_; }
 
 	// Records the fields of the words that reach the strategy into w
 	// (--coverage); nullptr records nothing.
@@ -226,10 +239,28 @@ public:
 private:
 	mm::memory memory() const { return {w_.geo, w_.folios}; }
 	void judge_now();
+	void check_caller_rules(const call& c);
+	// Runs a walk of the VMA part [first, last): its batches must stay inside.
+	template <class F>
+	void walk(std::size_t first, std::size_t last, F f)
+	{
+		vma_ = mm::vma_range{first, last};
+		try {
+			f();
+		} catch (...) {
+			vma_.reset();
+			throw;
+		}
+		vma_.reset();
+	}
 	friend class scheduled_hardware;
 	bool bare_ = false;
 	bool in_lockless_ = false;
 	bool faulted_ = false;	// a call stopped outside the table: no more calls
+	bool abandoned_ = false;	// a call gave up half done: the table is no longer the spec's
+	const mm::caller* caller_ = &mm::core_mm();
+	bool caller_rules_ = true;
+	std::optional<mm::vma_range> vma_;	// the walk in progress
 	std::size_t batch_limit_ = 0;
 
 	strategy& s_;

@@ -32,6 +32,13 @@ std::string_view to_string(verdict v)
 	return "?";
 }
 
+std::string verdict_word(const property_result& r)
+{
+	if (r.v != verdict::fails)
+		return std::string(to_string(r.v));
+	return r.ce.breach ? "CALLER" : "FAILS";
+}
+
 tally tally_of(const std::vector<property_result>& results)
 {
 	tally n;
@@ -176,6 +183,9 @@ rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, 
 			at = layouts.emplace(shift, world_layout::make(o.gran, shift, o.hw)).first;
 		const world_layout& w = at->second;
 		harness h(s, w, p);
+		if (o.caller)
+			h.set_caller(*o.caller);
+		h.set_caller_rules(o.caller_rules);
 		h.mach().set_coverage(o.coverage);
 		h.set_word_coverage(o.words);
 		rc::state::check(first_model(w, o), h, [](const world_model& m) { return any_command(m); });
@@ -227,19 +237,23 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	const world_layout& w = slot.layout;
 	history hist;
 	harness h(s, w, p, &hist);
+	if (o.caller)
+		h.set_caller(*o.caller);
+	h.set_caller_rules(o.caller_rules);
 	std::vector<std::size_t> starts;
 	world_model m = first_model(w, o);
 	violation v;
+	std::optional<mm::caller_breach> breach;
 	bool again = false;
 	for (const auto& c : slot.commands) {
 		starts.push_back(hist.steps.size());
-		if (replay_commands({c}, m, h, &v)) {
+		if (replay_commands({c}, m, h, &v, &breach)) {
 			again = true;
 			break;
 		}
 		c->apply(m);
 	}
-	if (!again || v.prop != p)
+	if (!again || v.prop != p || breach.has_value() != slot.breach.has_value())
 		throw internal_error("counterexample for " + id + " did not fail again on replay");
 	counterexample ce;
 	for (const auto& c : slot.commands)
@@ -249,8 +263,12 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	ce.initial = rulers(hist.initial, w.geo);
 	ce.layout = w.describe();
 	ce.v = v;
-	ce.reproduce = fmt::format("ptespec{} test --strategy {} --property {} --granule {}{} --seed {} --cases {}{}",
-				   loading_flag(s.info()), s.info().name, to_string(p), to_string(o.gran), hardware_flag(o.hw), o.seed, o.cases,
+	ce.breach = breach;
+	const bool other_caller = o.caller && o.caller != &mm::core_mm();
+	ce.reproduce = fmt::format("ptespec{} test --strategy {} --property {} --granule {}{}{} --seed {} --cases {}{}",
+				   loading_flag(s.info()), s.info().name, to_string(p), to_string(o.gran),
+				   hardware_flag(o.hw), other_caller ? " --caller " + o.caller->info().name : "",
+				   o.seed, o.cases,
 				   o.adversarial ? " --adversarial" : "");
 	return ce;
 }
@@ -295,7 +313,13 @@ std::string format_counterexample(const property_result& r)
 {
 	std::string out;
 	const counterexample& ce = r.ce;
-	out += fmt::format("counterexample: {} fails {} ({})\n", r.strategy, to_string(r.prop), sentence(r.prop));
+	if (ce.breach)
+		out += fmt::format("counterexample: caller {} breaks the caller rule {} ({}); the call never reached {}, "
+				   "which is not blamed ({} was being judged)\n",
+				   ce.breach->caller, mm::to_string(ce.breach->b.rule), mm::sentence(ce.breach->b.rule),
+				   r.strategy, to_string(r.prop));
+	else
+		out += fmt::format("counterexample: {} fails {} ({})\n", r.strategy, to_string(r.prop), sentence(r.prop));
 	out += fmt::format("  world: {}\n", ce.layout);
 	std::size_t cmd = static_cast<std::size_t>(-1);
 	for (const ce_call& c : ce.calls) {
@@ -309,7 +333,12 @@ std::string format_counterexample(const property_result& r)
 		for (const auto& [a, z] : c.runs)
 			out += fmt::format("        {} -> {}\n", a, z);
 	}
-	out += wrapped_text(fmt::format("violation at step {}, #{}: {}", ce.v.step, ce.v.page, ce.v.message), 2);
+	if (ce.breach)
+		out += wrapped_text(fmt::format("caller rule broken after step {}, #{}: {}", ce.v.step, ce.v.page,
+						ce.v.message),
+				    2);
+	else
+		out += wrapped_text(fmt::format("violation at step {}, #{}: {}", ce.v.step, ce.v.page, ce.v.message), 2);
 	out += fmt::format("  reproduce: {}\n", ce.reproduce);
 	return out;
 }

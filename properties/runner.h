@@ -6,10 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "impl/strategy.h"
+#include "mm/caller.h"
+#include "mm/caller_rules.h"
 #include "model/coverage.h"
 #include "model/geometry.h"
 #include "model/hardware_options.h"
@@ -41,6 +44,8 @@ struct run_options {
 	bool shift_pfns = true;	// off: every case's folios are CONT-aligned physically as virtually
 	bool fault_around = true;	// off: no fault maps more than one folio (control tests)
 	bool batch_young = true;	// off: reclaim makes the one-entry young calls only (control tests)
+	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
+	bool caller_rules = true;	// off: no caller rule is checked (control tests: what the rules protect)
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
 };
@@ -60,6 +65,10 @@ struct counterexample {
 	std::string initial;	// rulers of the initial table
 	std::string layout;	// the case's world: aligned, or its folios' pfns shifted
 	violation v;
+	// Set when the caller broke a caller rule (mm/caller_rules.h): the
+	// call never reached the strategy, and the case failed on the
+	// caller's account, not the property's.
+	std::optional<mm::caller_breach> breach;
 	std::string reproduce;	// one-line command
 };
 
@@ -76,6 +85,14 @@ struct property_result {
 	// to show that the edges are exercised.
 	std::vector<std::pair<std::string, int>> distribution;
 };
+
+// The word a verdict table prints: FAILS for a strategy's failure, CALLER
+// when the caller broke a rule before the strategy could be judged (it
+// counts as failed: the run stopped on it).
+std::string verdict_word(const property_result& r);
+inline constexpr std::string_view caller_legend =
+	"CALLER: the caller broke a rule the arch code relies on before its call reached the strategy; the "
+	"strategy was not judged wrong";
 
 // Results counted by what they say: holds passed, fails failed,
 // not exercised undecided; n/a apart.

@@ -106,7 +106,7 @@ TEST(cli_list, json_has_exactly_the_documented_shape)
 	const nlohmann::json j = nlohmann::json::parse(o.out);
 	ASSERT_TRUE(j.is_object());
 	// docs/json.md: schema and command, as every document, then the list.
-	EXPECT_EQ(j.size(), 3u) << "only \"schema\", \"command\" and \"strategies\" at the top";
+	EXPECT_EQ(j.size(), 4u) << "only \"schema\", \"command\", \"strategies\" and \"callers\" at the top";
 	EXPECT_EQ(j["schema"], 1);
 	EXPECT_EQ(j["command"], "list");
 	ASSERT_TRUE(j.contains("strategies"));
@@ -128,8 +128,15 @@ TEST(cli_list, text_and_json_agree_and_descriptions_line_up)
 	const outcome j = run_ptespec({"list", "--json"});
 	ASSERT_EQ(t.status, 0) << t.show();
 	const auto strategies = nlohmann::json::parse(j.out)["strategies"];
-	const auto lines = lines_of(t.out);
-	ASSERT_EQ(lines.size(), strategies.size()) << t.out;
+	const auto callers = nlohmann::json::parse(j.out)["callers"];
+	auto lines = lines_of(t.out);
+	// The strategies, a blank line, the callers' heading, one line each.
+	ASSERT_EQ(lines.size(), strategies.size() + 2 + callers.size()) << t.out;
+	for (std::size_t k = 0; k < callers.size(); k++)
+		EXPECT_TRUE(lines[strategies.size() + 2 + k].starts_with("  " + callers[k]["name"].get<std::string>() + " "))
+			<< t.out;
+	EXPECT_EQ(callers[0]["name"], "core-mm");
+	lines.resize(strategies.size());
 	std::size_t column = std::string::npos;
 	for (std::size_t k = 0; k < lines.size(); k++) {
 		const std::string name = strategies[k]["name"];

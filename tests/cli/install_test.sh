@@ -11,7 +11,7 @@ rm -rf "$work"
 mkdir -p "$work"
 "$cmake_bin" --install "$build_dir" --prefix "$work/prefix"
 
-for f in bin/ptespec include/ptespec/model/machine.h include/ptespec/impl/plugin_api.h \
+for f in bin/ptespec include/ptespec/model/machine.h include/ptespec/impl/plugin_api.h include/ptespec/mm/caller.h \
 	include/ptespec/impl/mainline.h lib/cmake/ptespec/ptespecConfig.cmake \
 	lib/cmake/ptespec/ptespecConfigVersion.cmake; do
 	[[ -e $work/prefix/$f ]] || { echo "FAIL: $f was not installed"; exit 1; }
@@ -45,4 +45,9 @@ grep -q "|OOOOOOOOOOOOOOOO|oooo............|" "$work/demo.txt" || fail "gather-a
 reads=$(awk '/\[3\] ptep_get\(#0\)/ { on = 1; next } /\[4\]/ { on = 0 } on && $1 == "read" { n++ } END { print n + 0 }' \
 	"$work/demo.txt")
 ((reads == 17)) || fail "ptep_get(#0) made $reads reads, expected 1 + 16"
-echo "PASS: installed, built out of tree, loaded and ran gather-all"
+# The example caller plugin: built beside it, listed among the callers.
+caller_plugin=$work/build/run_batch.so
+[[ -f $caller_plugin ]] || { echo "FAIL: the example built no $caller_plugin"; exit 1; }
+callers=$("$work/prefix/bin/ptespec" --plugin "$caller_plugin" list)
+grep -q "^  run-batch " <<<"$callers" || { echo "$callers"; echo "FAIL: run-batch is not listed"; exit 1; }
+echo "PASS: installed, built out of tree, loaded and ran gather-all; loaded the caller run-batch"

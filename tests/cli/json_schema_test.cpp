@@ -197,7 +197,8 @@ void expect_totals_as_the_text_says(const json& totals, const std::vector<std::s
 json a_list_document()
 {
 	return json::parse(R"({"schema": 1, "command": "list",
-			       "strategies": [{"name": "n", "description": "d", "origin": "builtin"}]})");
+			       "strategies": [{"name": "n", "description": "d", "origin": "builtin"}],
+			       "callers": [{"name": "core-mm", "description": "d", "origin": "builtin"}]})");
 }
 
 TEST(cli_json, the_validator_accepts_a_right_document)
@@ -354,6 +355,22 @@ TEST(cli_json, check_with_a_refuted_and_an_undecided_cell)
 	EXPECT_GE(j.at("totals").at("undecided"), 1);
 	EXPECT_FALSE(j.at("proofs").empty());
 	expect_totals_as_the_text_says(j.at("totals"), args, "cells: ");
+}
+
+// A caller that breaks a caller rule: test's counterexample and explore's
+// scenario name it, and both documents stay inside the schema.
+TEST(cli_json, test_and_explore_with_a_caller_that_breaks_a_rule)
+{
+	const json t = valid_document({"--plugin", BATCH_PAST_FOLIO_PLUGIN, "test", "--caller", "test-batch-past-folio",
+				       "--strategy", "mainline", "--property", "no-loss", "--seed", "1", "--json"},
+				      "test", 1);
+	EXPECT_EQ(t.at("caller"), "test-batch-past-folio");
+	EXPECT_EQ(t.at("results").at(0).at("counterexample").at("violation").at("caller_rule"), "one-folio");
+	const json e = valid_document({"--plugin", BATCH_PAST_FOLIO_PLUGIN, "explore", "--caller",
+				       "test-batch-past-folio", "--strategy", "mainline", "--scenario", "dontneed-inner",
+				       "--hw-events", "0", "--json"},
+				      "explore", 1);
+	EXPECT_EQ(e.at("scenarios").at(0).at("status"), "caller breach");
 }
 
 TEST(cli_json, explore_violation_with_its_history)

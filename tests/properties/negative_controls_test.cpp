@@ -11,10 +11,12 @@
 
 #include "impl/adapter.h"
 #include "impl/mainline.h"
+#include "mm/caller.h"
 #include "properties/defaults.h"
 #include "model/checker.h"
 #include "properties/world.h"
 #include "properties/runner.h"
+#include "tests/mm/batch_past_folio.h"
 
 namespace ptespec {
 namespace {
@@ -512,6 +514,54 @@ TEST(negative_control, batched_young_answering_for_the_first_entry_fails_per_cal
 	o.batch_young = false;
 	const property_result apart = run_property(*s, property::per_call, o);
 	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+}
+
+// The caller control (tests/mm/batch_past_folio.h): its batch runs one entry
+// past the folio into the physical neighbour.  At the defaults (seed 1, the
+// granule's cases) with mainline as the strategy, the caller-rule check
+// finds it and names the caller and the rule -- the case fails on the
+// caller's account (CALLER), not on a property of mainline's.  The same
+// seed with core-mm's caller holds, and no case breaks a caller rule.
+TEST(negative_control, batch_past_folio_caller_breaks_one_folio_before_mainline_runs)
+{
+	const mm::named_caller<controls::batch_past_folio> bad("batch-past-folio", "negative control", "test");
+	strategy& mainline = registry::global().get("mainline");
+	run_options o;
+	o.seed = 1;
+	o.cases = cases_for(o.gran, property::no_loss, 0);
+	o.caller = &bad;
+	const property_result r = run_property(mainline, property::no_loss, o);
+	ASSERT_EQ(r.v, verdict::fails);
+	ASSERT_TRUE(r.ce.breach.has_value()) << format_counterexample(r);
+	EXPECT_EQ(r.ce.breach->caller, "batch-past-folio");
+	EXPECT_EQ(r.ce.breach->b.rule, mm::caller_rule::one_folio) << format_counterexample(r);
+	EXPECT_EQ(verdict_word(r), "CALLER");
+	const std::string text = format_counterexample(r);
+	EXPECT_NE(text.find("caller batch-past-folio breaks the caller rule one-folio"), std::string::npos) << text;
+	EXPECT_NE(text.find("--caller batch-past-folio"), std::string::npos) << text;
+
+	o.caller = nullptr;
+	o.cases = 300;
+	const property_result good = run_property(mainline, property::no_loss, o);
+	EXPECT_EQ(good.v, verdict::holds) << format_counterexample(good);
+	EXPECT_FALSE(good.ce.breach.has_value());
+}
+
+// What the rule protects: the same caller with the check off hands mainline
+// its batch of two folios, and mainline, trusting it, reports the
+// neighbour's young or dirty as the batch's folio's: precise fails.
+TEST(negative_control, batch_past_folio_without_the_rule_check_breaks_mainline_s_precise)
+{
+	const mm::named_caller<controls::batch_past_folio> bad("batch-past-folio", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = cases_for(o.gran, property::precise, 0);
+	o.caller = &bad;
+	o.caller_rules = false;
+	const property_result r = run_property(registry::global().get("mainline"), property::precise, o);
+	ASSERT_EQ(r.v, verdict::fails);
+	EXPECT_EQ(r.ce.v.prop, property::precise) << format_counterexample(r);
+	EXPECT_FALSE(r.ce.breach.has_value());
 }
 
 } // namespace
