@@ -59,6 +59,19 @@
 
 namespace ptespec {
 
+// Whether [first_pfn, first_pfn + nr) lies inside one of `folios`: what
+// the machine answers a strategy, and what a proof assumes of a caller.
+inline z3::expr folio_covers(const std::vector<folio_extent>& folios, const z3::expr& first_pfn, std::size_t nr)
+{
+	z3::context& ctx = first_pfn.ctx();
+	const z3::expr end = first_pfn + ctx.bv_val(nr, 64);
+	z3::expr any = ctx.bool_val(false);
+	for (const folio_extent& f : folios)
+		any = any || (z3::uge(first_pfn, ctx.bv_val(f.first_pfn, 64)) &&
+			      z3::ule(end, ctx.bv_val(f.first_pfn + f.nr_pages, 64)) && z3::ult(first_pfn, end));
+	return any;
+}
+
 // What a call returned, symbolically (call_result over Z3 terms).
 struct sym_call_result {
 	std::optional<z3::expr> pte;
@@ -138,14 +151,7 @@ public:
 	// Whether [first_pfn, first_pfn + nr) lies inside one declared folio.
 	z3::expr folio_covers(const z3::expr& first_pfn, std::size_t nr) const
 	{
-		z3::expr any = ctx_.bool_val(false);
-		for (const folio_extent& f : folios_) {
-			const z3::expr lo = ctx_.bv_val(f.first_pfn, 64);
-			const z3::expr end = ctx_.bv_val(f.first_pfn + f.nr_pages, 64);
-			any = any || (z3::uge(first_pfn, lo) && z3::ule(first_pfn + ctx_.bv_val(nr, 64), end) &&
-				       z3::ult(first_pfn, first_pfn + ctx_.bv_val(nr, 64)));
-		}
-		return any;
+		return ptespec::folio_covers(folios_, first_pfn, nr);
 	}
 
 	// --- the proof side ---

@@ -104,6 +104,25 @@ std::vector<call_kind> judged_calls(const strategy& s, property p)
 	return out;
 }
 
+std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, const strategy& s, granule g)
+{
+	std::vector<call_kind> out;
+	for (std::size_t k = 0; k < nr_call_kinds; k++) {
+		const call_kind kind = static_cast<call_kind>(k);
+		if (!s.implements(kind))
+			continue;
+		const bool proved = std::any_of(rs.begin(), rs.end(), [&](const proof_result& r) {
+			const obligation_scope* sc = scope_of(r);
+			return r.strategy == s.info().name && r.gran == g && sc && sc->from_invariant &&
+			       r.verdict == proof_verdict::proved &&
+			       std::find(sc->calls.begin(), sc->calls.end(), kind) != sc->calls.end();
+		});
+		if (!proved)
+			out.push_back(kind);
+	}
+	return out;
+}
+
 namespace {
 
 struct coverage {
@@ -116,6 +135,7 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 {
 	coverage cv;
 	const std::vector<call_kind> judged = judged_calls(s, p);
+	const bool inductive = not_inductive_for(rs, s, g).empty();
 	for (const proof_result& r : rs) {
 		if (r.strategy != s.info().name || r.gran != g)
 			continue;
@@ -134,7 +154,7 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 			cv.refuted = true;
 		else if (r.verdict != proof_verdict::proved)
 			cv.undecided = true;
-		cv.every_table = cv.every_table && sc->every_table;
+		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive));
 		for (call_kind k : sc->calls)
 			if (std::find(judged.begin(), judged.end(), k) != judged.end() &&
 			    std::find(cv.calls.begin(), cv.calls.end(), k) == cv.calls.end())
@@ -172,9 +192,15 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 	std::string tables;
 	for (const std::string& t : cv.tables)
 		tables += fmt::format("{}{}", tables.empty() ? "" : "; ", t);
-	return fmt::format("proved for {} by {}; not covered: {}{}", ran.empty() ? "no call" : ran, tables,
+	std::string open;
+	for (call_kind k : not_inductive_for(rs, s, g))
+		open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
+	return fmt::format("proved for {} by {}; not covered: {}{}{}", ran.empty() ? "no call" : ran, tables,
 			   missing.empty() ? "no other call" : missing,
-			   cv.every_table ? "" : ", and every other table the callers reach");
+			   cv.every_table ? "" : ", and every other table the callers reach",
+			   open.empty() || cv.every_table
+				   ? ""
+				   : fmt::format(" (the invariant of reachable tables is not proved inductive for {})", open));
 }
 
 } // namespace ptespec::proofs

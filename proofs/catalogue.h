@@ -34,6 +34,13 @@ std::vector<property> covered_properties(const proof_result& r);
 // The calls whose ends the checker judges p at, among those s implements.
 std::vector<call_kind> judged_calls(const strategy& s, property p);
 
+// The calls s has for which the invariant of reachable tables
+// (proofs/invariant.h) is not proved inductive at g among rs: those with no
+// proved step/ obligation.  Empty: every table satisfying the invariant is
+// every table the callers can reach with s, and an obligation stated from
+// the invariant speaks for every reachable table.
+std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, const strategy& s, granule g);
+
 // The proofs' word on one (strategy, granule, property): "refuted" when an
 // obligation's counterexample violates that property (whatever properties
 // the obligation covers: a strategy that reaches outside the table refutes

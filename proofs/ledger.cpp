@@ -154,8 +154,11 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 		cont_ev[run] = cont_ev[run] | sym_flags{land(f.y, e.cont), land(f.d, e.cont)};
 		own_ev[e.entry] = own_ev[e.entry] | sym_flags{land(f.y, lnot(e.cont)), land(f.d, lnot(e.cont))};
 	}
-	const z3::expr hand_y = sem.hands_off ? rf.y : F;
-	const z3::expr hand_d = sem.hands_off ? rf.d : F;
+	// A flag leaves the ledger by a report the caller acts on, or, for a
+	// call that consumes it without a report (clear_full_ptes: the caller
+	// frees the folio and has no use for it), by the call itself.
+	const z3::expr hand_y = sem.hands_off ? rf.y : (sem.consumes_young ? T : F);
+	const z3::expr hand_d = sem.hands_off ? rf.d : (sem.consumes_dirty ? T : F);
 	auto hand = [&](unsigned flag) { return flag == 1 ? hand_y : hand_d; };
 
 	// Does the range meet the begin-unit of a CONT event in run r?  Of a

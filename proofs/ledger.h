@@ -1,9 +1,11 @@
 // The reference spec's ledger (model/checker.h), stated over symbolic
-// tables for the shapes the obligations start from: runs of ONE folio,
-// driven by reads and clears only (no fold, no map).  In that setting the
-// checker's unit of an event is "every valid page of the run" when it
-// landed in a CONT entry and "its own page" otherwise, so a page set never
-// needs to be symbolic: a pending flag is one boolean per page.
+// tables for the shapes the obligations start from: folded runs of ONE
+// folio each, driven by reads, clears (reporting or consuming) and the fold
+// and unfold of a run (no map, no young or dirty clear that leaves an entry
+// mapped).  In that setting the checker's unit of an event is "every valid
+// page of the run" when it landed in a CONT entry and "its own page"
+// otherwise, so a page set never needs to be symbolic: a pending flag is
+// one boolean per page.
 //
 // This is the spec, not a strategy: it reads the table and the results the
 // strategy produced, never the strategy's code.

@@ -10,11 +10,46 @@
 
 namespace ptespec::proofs {
 
+namespace {
+
+// The step/ families: one per call kind the invariant is proved inductive
+// over, each proving its call's properties from every invariant table.
+void add_step_families(std::vector<obligation_family>& table)
+{
+	using enum call_kind;
+	for (call_kind k : {ptep_get, ptep_get_lockless, ptep_get_and_clear, ptep_get_and_clear_full,
+			    get_and_clear_full_ptes, clear_full_ptes, clear_non_present_ptes, contpte_try_fold,
+			    contpte_try_unfold}) {
+		call probe;
+		probe.kind = k;
+		const call_semantics sem = semantics_of(probe);
+		obligation_scope sc;
+		sc.properties = {property::isolation, property::no_loss};
+		if (sem.reports) {
+			sc.properties.push_back(property::per_call);
+			sc.properties.push_back(property::precise);
+		}
+		if (sem.batch)
+			sc.properties.push_back(property::batch_or);
+		sc.calls = {k};
+		sc.tables = "every table of two runs satisfying the invariant of reachable tables, "
+			    "under the caller's rules for the call";
+		sc.from_invariant = true;
+		table.push_back({.prefix = fmt::format("step/{}-", to_string(k)),
+				 .needs = {k},
+				 .opt_in = true,
+				 .prove = [k](obligation_run& run) { prove_step(run, k); },
+				 .scope = sc});
+	}
+}
+
+} // namespace
+
 const std::vector<obligation_family>& obligation_table()
 {
 	using enum call_kind;
 	// A family is one entry here and one prove function in obligations.cpp.
-	static const std::vector<obligation_family> table = {
+	static std::vector<obligation_family> table = {
 		{.prefix = "batch-or/",
 		 .needs = {get_and_clear_full_ptes},
 		 .prove = [](obligation_run& run) { prove_batch_or(run, true); },
@@ -62,6 +97,8 @@ const std::vector<obligation_family>& obligation_table()
 			   "the whole full teardown, in one batch, of one folded run of one folio",
 			   false}},
 	};
+	static const bool stepped = (add_step_families(table), true);
+	(void)stepped;
 	return table;
 }
 
@@ -145,7 +182,7 @@ std::vector<obligation> obligations_of(strategy& s, granule g, const prove_optio
 	// the obligation of the first of them.
 	std::vector<std::vector<const obligation_family*>> runs;
 	for (const obligation_family& f : obligation_table()) {
-		if (!f.applies_to(s) || !o.wants(f.name(g)))
+		if (!f.applies_to(s) || !o.wants(f.name(g)) || (f.opt_in && o.only.empty()))
 			continue;
 		auto shared = std::find_if(runs.begin(), runs.end(), [&](const auto& run) {
 			return !f.shares_run.empty() && run.front()->shares_run == f.shares_run;

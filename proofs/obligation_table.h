@@ -23,13 +23,16 @@ namespace ptespec::proofs {
 // What a proof of an obligation covers: the checker properties it speaks
 // for, the calls it runs, and the tables it starts from.  `every_table` is
 // true only for an obligation whose worlds are every table the callers can
-// reach; no obligation is stated that way yet, so every proof today is of
-// some calls from some tables.
+// reach; `from_invariant` for one whose worlds are every table satisfying
+// the invariant of reachable tables (proofs/invariant.h), which are every
+// reachable table once the invariant is proved inductive for every call
+// the strategy has (catalogue.h, invariant_inductive).
 struct obligation_scope {
 	std::vector<property> properties;
 	std::vector<call_kind> calls;
 	std::string tables;
 	bool every_table = false;
+	bool from_invariant = false;
 };
 
 struct obligation_family;
@@ -55,6 +58,10 @@ struct obligation_family {
 	// Families with the same non-empty key are stated over the same cases:
 	// wanted together, their cases run once for all of them.
 	std::string shares_run = {};
+	// Run only when an --obligation prefix names it (prove_options::only
+	// non-empty and matching), never by default: for families whose cost
+	// would dominate `prove --all` and `check`.
+	bool opt_in = false;
 	// Makes the cases and fills run.results (proofs/obligations.cpp).
 	std::function<void(obligation_run&)> prove;
 	obligation_scope scope;

@@ -7,6 +7,7 @@
 
 #include "mm/callers.h"
 #include "model/pte.h"
+#include "proofs/invariant.h"
 #include "proofs/ledger.h"
 #include "proofs/replay.h"
 #include "proofs/world.h"
@@ -291,6 +292,233 @@ void prove_exit(obligation_run& run, bool batched)
 	batch.add(w, sc);
 	r.verdict = batch.check();
 	r.detail += fmt::format("{} calls over one folded run, any number of hw events per gap", calls.size());
+	r.seconds = clock.seconds();
+}
+
+namespace {
+
+// The single entries a step/ obligation calls on in a table of two runs of
+// c: each run edge and its neighbours, and a middle (quick: the edges of
+// the first run and the start of the second).
+std::vector<std::size_t> step_entries(std::size_t c, bool quick)
+{
+	if (quick)
+		return {0, c - 1, c};
+	std::vector<std::size_t> out = {0, 1, c / 2, c - 1, c, c + 1, 2 * c - 1};
+	std::sort(out.begin(), out.end());
+	out.erase(std::unique(out.begin(), out.end()), out.end());
+	return out;
+}
+
+// The calls that take a range of entries rather than one.
+bool ranged(call_kind k)
+{
+	return k == call_kind::get_and_clear_full_ptes || k == call_kind::clear_full_ptes ||
+	       k == call_kind::clear_non_present_ptes;
+}
+
+// The calls of a step/ obligation for kind k: one per entry or range, and
+// per full for the calls that take it.
+std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
+{
+	std::vector<call> out;
+	const bool takes_full = k == call_kind::ptep_get_and_clear_full || k == call_kind::get_and_clear_full_ptes ||
+				k == call_kind::clear_full_ptes;
+	for (bool full : takes_full ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
+		if (!ranged(k)) {
+			for (std::size_t i : step_entries(c, o.quick))
+				out.push_back(call{k, i, 1, full, 0, 0});
+			continue;
+		}
+		for (const auto& [i, e] : batch_ranges(c, o))
+			out.push_back(call{k, i, e - i, full, 0, 0});
+	}
+	return out;
+}
+
+// What core-mm guarantees about the entries it passes to call c, over the
+// symbolic table t: the rules a strategy may rely on.
+//   a clear of one entry: the entry is present;
+//   a batch clear: present entries mapping consecutive pages of one folio
+//     with the same attributes (folio_pte_batch's rule, flags aside);
+//   clear_non_present_ptes: non-present entries, none of them none;
+//   a read, a fold or an unfold test: nothing.
+z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::vector<folio_extent>& folios,
+		      const geometry& geo)
+{
+	z3::context& ctx = t.front().ctx();
+	z3::expr rules = ctx.bool_val(true);
+	switch (c.kind) {
+	case call_kind::ptep_get_and_clear:
+	case call_kind::ptep_get_and_clear_full:
+		return pte_valid(t[c.index]);
+	case call_kind::get_and_clear_full_ptes:
+	case call_kind::clear_full_ptes:
+		rules = folio_covers(folios, pte_pfn(t[c.index], geo), c.nr);
+		for (std::size_t j = 0; j < c.nr; j++)
+			rules = rules && pte_valid(t[c.index + j]) &&
+				pte_same_mapping(t[c.index + j], pte_advance_pfn(t[c.index], j, geo));
+		return rules;
+	case call_kind::clear_non_present_ptes:
+		for (std::size_t j = 0; j < c.nr; j++)
+			rules = rules && !pte_valid(t[c.index + j]) && t[c.index + j] != ctx.bv_val(0, 64);
+		return rules;
+	default:
+		return rules;
+	}
+}
+
+// Whether valid words a and b map pages of one folio, as the checker keys
+// folios: a pfn in no declared folio is a folio of its own.
+z3::expr same_folio(const std::vector<folio_extent>& folios, const geometry& geo, const z3::expr& a, const z3::expr& b)
+{
+	z3::context& ctx = a.ctx();
+	const z3::expr pa = pte_pfn(a, geo), pb = pte_pfn(b, geo);
+	z3::expr same = ctx.bool_val(false), in_any = ctx.bool_val(false);
+	for (const folio_extent& f : folios) {
+		auto in = [&](const z3::expr& pfn) {
+			return z3::uge(pfn, ctx.bv_val(f.first_pfn, 64)) && z3::ult(pfn, ctx.bv_val(f.first_pfn + f.nr_pages, 64));
+		};
+		same = same || (in(pa) && in(pb));
+		in_any = in_any || in(pa);
+	}
+	return same || (!in_any && pa == pb);
+}
+
+// precise for a call that returns an entry: the value maps what the entry
+// mapped (a non-present one reads back exactly), and each flag it reports
+// of a present entry was pending on a page of that entry's folio, or came
+// from an event of this call in that folio.
+z3::expr precise_report(const sym_step& st, const sym_world& w)
+{
+	const auto& q = st.before;
+	const z3::expr& first = q[st.c.index];
+	const z3::expr& got = *st.result.pte;
+	const std::vector<sym_flags> pending = ref_flags(q, w.geo);
+	sym_flags allowed = no_flags(first.ctx());
+	for (std::size_t p = 0; p < q.size(); p++) {
+		const z3::expr here = pte_valid(q[p]) && same_folio(w.folios, w.geo, first, q[p]);
+		allowed = allowed | sym_flags{here && pending[p].y, here && pending[p].d};
+	}
+	for (const sym_event& e : st.events) {
+		const z3::expr here = e.fired && same_folio(w.folios, w.geo, first, q[e.entry]);
+		allowed = allowed | sym_flags{here, here && e.write};
+	}
+	const z3::expr value = z3::ite(pte_valid(first), pte_same_mapping(got, first), got == first);
+	return value && z3::implies(pte_valid(first), subset(own_flags(got), allowed));
+}
+
+// What one call of a step/ obligation must satisfy (prove_step's comment).
+void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& claims)
+{
+	const geometry& geo = w.geo;
+	const call& c = st.c;
+	const call_semantics sem = semantics_of(c);
+	const auto& q = st.before;
+	const auto& t = st.after;
+	z3::context& ctx = q.front().ctx();
+	const std::size_t end = range_end(c);
+	auto inside = [&](std::size_t p) { return p >= c.index && p < end; };
+
+	z3::expr same = ctx.bool_val(true);
+	for (std::size_t p = 0; p < t.size(); p++)
+		if (!inside(p))
+			same = same && z3::ite(pte_valid(q[p]), pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
+	claims.push_back({property::isolation, same, {}});
+
+	const sym_flags rf = reported_flags(st.result, q[c.index]);
+	const call_ledger led = settle_call(c, geo, q, t, ref_flags(q, geo), rf, st.events);
+	claims.push_back({property::no_loss, led.no_loss, {}});
+	if (sem.reports)
+		claims.push_back({property::per_call, led.per_call, {}});
+	if (sem.reports && st.result.pte)
+		claims.push_back({property::precise, precise_report(st, w), {}});
+	if (sem.batch) {
+		z3::expr took = ctx.bool_val(true);
+		sym_flags acc = no_flags(ctx);
+		for (std::size_t p = c.index; p < end; p++) {
+			took = took && !pte_valid(t[p]) && pte_valid(st.taken[p]);
+			acc = acc | own_flags(st.taken[p]);
+		}
+		claims.push_back({property::batch_or, took && eq(rf, acc), {}});
+	}
+
+	// The invariant after the call: each run well formed and in one folio,
+	// and every pending flag of a mapped page visible to its reference read
+	// (a read of the page is the witness that shows a flag gone).
+	std::vector<call> reads;
+	for (std::size_t first = 0; first < t.size(); first += geo.cont_ptes) {
+		claims.push_back({property::well_formed, run_well_formed(t, geo, first), {}});
+		claims.push_back({property::well_formed, run_whole(t, geo, first), {}, true});
+		reads.clear();
+		for (std::size_t p = first; p < first + geo.cont_ptes && p < t.size(); p++)
+			reads.push_back(call{call_kind::ptep_get, p});
+		claims.push_back({property::precise, run_in_one_folio(t, geo, first, w.folios), reads});
+	}
+	const std::vector<sym_flags> visible = ref_flags(t, geo);
+	for (std::size_t p = 0; p < t.size(); p++)
+		claims.push_back({property::per_call,
+				  z3::implies(pte_valid(t[p]), subset(led.pending_after[p], visible[p])),
+				  {call{call_kind::ptep_get, p}}});
+}
+
+} // namespace
+
+// step/<call>-cont<N>: from every table of two runs that satisfies the
+// invariant of reachable tables (proofs/invariant.h: runs well formed, every
+// pending flag visible), for each entry or range of the call's set
+// (step_calls: the run edges and a middle; for a batch, the ranges of
+// batch-or), under the caller's rules for the call (caller_rules), with any
+// number of hardware events in every gap, one call C of the kind satisfies
+//   (shape)     every run is well formed at C's end           (well-formed)
+//   (ledger)    every flag pending for a mapped page after C is visible to
+//               the reference read of the page                (per-call)
+//   isolation:  entries outside C's range keep their mapping
+//   per-call:   C's report includes every flag pending for its range
+//   precise:    C's report maps what its entry mapped, and reports a flag
+//               only if it was pending in that entry's folio or arrived
+//               there during C
+//   no-loss:    every live event is reported by C or still visible
+//   batch-or:   a batch clear took valid values out of its whole range and
+//               returned exactly their OR
+// (shape) and (ledger) are the invariant again, so it is inductive over C;
+// the empty table satisfies it.  (folio), a run with CONT mapping pages of
+// one folio, is claimed as precise: a run over two folios shows one
+// folio's flags on the other's pages, which a read of them reports.
+void prove_step(obligation_run& run, call_kind kind)
+{
+	stopwatch clock;
+	strategy& s = run.s;
+	const geometry geo = geometry::of(run.g);
+	const std::size_t c = geo.cont_ptes;
+	proof_result& r = run.results.front();
+	// (whole) is asked on its own: its failure is no property's, only the
+	// news that this invariant does not describe the strategy's tables.
+	proof_result whole;
+	z3::context& ctx = shared_context();
+	case_batch batch(ctx, s, run.o, {{{}, &r}, {{}, &whole, true}}, 0);
+	const std::vector<call> calls = step_calls(kind, c, run.o);
+	for (const call& cl : calls) {
+		sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));
+		w.assumptions.push_back(caller_rules(cl, w.initial, w.folios, geo));
+		scenario sc;
+		sc.calls = {cl};
+		sc.observe = [&w](const sym_step& st, std::vector<claim>& claims) { step_claims(st, w, claims); };
+		if (!batch.add(w, sc))
+			break;
+	}
+	batch.check();
+	r.detail += fmt::format("{} calls ({}) from two runs satisfying the invariant, any number of hw events per gap",
+			       calls.size(),
+			       ranged(kind)	? ranges_note(c, run.o)
+			       : run.o.quick	? "quick: entries 0, c-1, c"
+						: "each run edge, its neighbours and a middle");
+	if (whole.verdict == proof_verdict::refuted && r.verdict == proof_verdict::proved) {
+		r.verdict = proof_verdict::unknown;
+		r.detail += fmt::format("; not inductive: {} leaves a folded run with a cleared entry, a table outside the "
+					"invariant (a mid-teardown run; obligations from such tables are not built yet)",
+					whole.ce && !whole.ce->calls.empty() ? describe(whole.ce->calls.back()) : to_string(kind));
+	}
 	r.seconds = clock.seconds();
 }
 

@@ -26,6 +26,8 @@ void prove_batch_or(obligation_run& run, bool full);
 // claims are about).
 void prove_one_call(obligation_run& run);
 void prove_exit(obligation_run& run, bool batched);
+// step/<call>-cont<N>: one call of kind k from every invariant table.
+void prove_step(obligation_run& run, call_kind k);
 
 // Proves one, timed as a whole, each refutation replayed on the concrete
 // machine.

@@ -517,7 +517,8 @@ case_batch::case_batch(z3::context& ctx, strategy& s, const prove_options& o, st
 
 bool case_batch::goal_state::covers(const claim& c) const
 {
-	return g.props.empty() || std::find(g.props.begin(), g.props.end(), c.prop) != g.props.end();
+	return c.invariant == g.invariant &&
+	       (g.props.empty() || std::find(g.props.begin(), g.props.end(), c.prop) != g.props.end());
 }
 
 bool case_batch::any_open() const

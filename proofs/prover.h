@@ -46,6 +46,9 @@ struct claim {
 	property prop;
 	z3::expr holds;
 	std::vector<call> witness;
+	// A part of an invariant the checker does not judge (no property
+	// fails when it breaks): only a goal of invariant claims asks it.
+	bool invariant = false;
 };
 
 // The symbolic initial table and what is assumed of it.
@@ -231,6 +234,9 @@ public:
 	struct goal {
 		std::vector<property> props;
 		proof_result* into;
+		// Asks the invariant claims (claim::invariant) instead of the
+		// properties' claims.
+		bool invariant = false;
 	};
 	// `entries`: how many table entries (summed over cases) one formula
 	// may hold before it is checked; 0 checks every case alone.

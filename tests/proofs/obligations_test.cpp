@@ -75,6 +75,34 @@ struct flushes_past_when_young : mainline_ops<M, flushes_past_when_young<M>> {
 	}
 };
 
+// ptep_get tests CONT without VALID: a non-present entry whose swap offset
+// sets bit 52 is "gathered" over its run, and the swap entry comes back
+// with a neighbour's flags (precise).  A folded run, the only table the
+// older obligations start from, holds no non-present entry.
+template <class M>
+struct read_cont_without_valid : mainline_ops<M, read_cont_without_valid<M>> {
+	using W = typename M::word;
+	W ptep_get(M& m, std::size_t i)
+	{
+		const W pte = this->self().__ptep_get(m, i);
+		if (!m.branch(pte_cont(pte)))
+			return pte;
+		return this->self().contpte_ptep_get(m, i, pte);
+	}
+};
+
+// clear_non_present_ptes clears the whole runs its range touches, as if a
+// swapped-out folio always left whole runs of swap entries: isolation.
+template <class M>
+struct clear_non_present_by_run : mainline_ops<M, clear_non_present_by_run<M>> {
+	void clear_non_present_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		const geometry& g = m.geo();
+		for (std::size_t k = g.run_start(i); k < g.run_start(i + nr - 1) + g.cont_ptes; k++)
+			this->self().pte_clear(m, k);
+	}
+};
+
 } // namespace
 
 TEST(proofs, every_builtin_strategy_runs_on_the_symbolic_machine)
@@ -379,4 +407,93 @@ TEST(proofs, a_flush_past_the_table_is_refuted_as_well_formed)
 	// another one.
 	EXPECT_EQ(proof_word(rs, *s, granule::k4, property::per_call), "unknown");
 	EXPECT_EQ(proof_word(rs, *s, granule::k4, property::no_loss), "unknown");
+}
+
+// The invariant of reachable tables (proofs/invariant.h) is inductive for
+// mainline over a clear that unfolds and over the unfold itself, and they
+// keep their properties from every table satisfying it (the other step/
+// obligations take minutes: `ptespec prove --obligation step/`).  The
+// step/ families are opt-in: a run that names none has none of them.
+TEST(proofs, mainline_keeps_the_invariant_over_a_clear_and_an_unfold)
+{
+	strategy& s = registry::global().get("mainline");
+	prove_options o = quick();
+	ASSERT_FALSE(obligations_of(s, granule::k4, o).empty());
+	for (const obligation& ob : obligations_of(s, granule::k4, o))
+		EXPECT_FALSE(ob.names.front().starts_with("step/")) << ob.names.front();
+	o.only = {"step/"};
+	EXPECT_EQ(obligations_of(s, granule::k4, o).size(), 9u);
+	for (const char* name : {"step/ptep_get_and_clear-cont16", "step/contpte_try_unfold-cont16"}) {
+		const proof_result r = prove_named(s, granule::k4, name, o);
+		EXPECT_EQ(r.verdict, proof_verdict::proved) << name << ": " << r.detail;
+	}
+}
+
+// Two mistakes only a table other than a folded run shows: the obligations
+// from folded runs prove the strategy, the step/ obligation of the broken
+// call refutes it, and the concrete checker confirms the refutation.
+TEST(proofs, a_read_taking_a_swap_entry_for_a_run_is_refuted_from_invariant_tables_only)
+{
+	auto s = make_strategy<read_cont_without_valid>("read-cont-without-valid", "negative control", "test");
+	const prove_options o = quick();
+	EXPECT_EQ(prove_named(*s, granule::k4, std::vector<std::string>{"per-call/one-call", "no-loss/one-call"}, o)
+			  .front()
+			  .verdict,
+		  proof_verdict::proved);
+	proof_result r = prove_named(*s, granule::k4, "step/ptep_get-cont16", o);
+	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+	replay_result(*s, r);
+	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	EXPECT_EQ(r.ce->prop, property::precise) << r.ce_text;
+}
+
+TEST(proofs, a_non_present_clear_widened_to_its_run_is_refuted_from_invariant_tables_only)
+{
+	auto s = make_strategy<clear_non_present_by_run>("clear-non-present-by-run", "negative control", "test");
+	const prove_options o = quick();
+	EXPECT_EQ(prove_named(*s, granule::k4, "batch-or/cont16", o).verdict, proof_verdict::proved);
+	proof_result r = prove_named(*s, granule::k4, "step/clear_non_present_ptes-cont16", o);
+	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+	replay_result(*s, r);
+	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	EXPECT_EQ(r.ce->prop, property::isolation) << r.ce_text;
+}
+
+// A strategy that clears CONT entries under a full teardown without
+// unfolding leaves a run no step/ table holds: its step/ obligation for
+// that call is unknown, never proved, and says why.
+TEST(proofs, a_clear_that_leaves_a_folded_run_cleared_in_part_is_not_proved_inductive)
+{
+	strategy& s = registry::global().get("simple");
+	proof_result r = prove_named(s, granule::k4, "step/ptep_get_and_clear_full-cont16", quick());
+	EXPECT_NE(r.verdict, proof_verdict::proved) << r.detail;
+	if (r.verdict == proof_verdict::unknown) {
+		EXPECT_NE(r.detail.find("not inductive"), std::string::npos) << r.detail;
+	}
+}
+
+// A property reads `proved` only when the invariant is proved inductive
+// for every call the strategy has; with a call left out, the word is
+// `partly proved` and the coverage line names the call.
+TEST(proofs, proved_needs_the_invariant_inductive_for_every_call)
+{
+	strategy& s = registry::global().get("mainline");
+	std::vector<proof_result> rs;
+	for (const obligation_family& f : obligation_table()) {
+		if (!f.scope.from_invariant || !f.applies_to(s))
+			continue;
+		proof_result r;
+		r.obligation = f.name(granule::k4);
+		r.strategy = "mainline";
+		r.gran = granule::k4;
+		r.verdict = proof_verdict::proved;
+		rs.push_back(r);
+	}
+	ASSERT_FALSE(rs.empty());
+	const std::vector<call_kind> open = not_inductive_for(rs, s, granule::k4);
+	EXPECT_NE(std::find(open.begin(), open.end(), call_kind::set_ptes), open.end());
+	EXPECT_EQ(std::find(open.begin(), open.end(), call_kind::ptep_get), open.end());
+	EXPECT_EQ(proof_word(rs, s, granule::k4, property::isolation), "partly proved");
+	const std::string cov = proof_coverage(rs, s, granule::k4, property::isolation);
+	EXPECT_NE(cov.find("not proved inductive for set_ptes"), std::string::npos) << cov;
 }

@@ -1,0 +1,123 @@
+#include "proofs/invariant.h"
+
+#include <string>
+
+#include "model/pte.h"
+#include "model/symbolic_machine.h"
+
+namespace ptespec::proofs {
+
+namespace {
+
+// The attributes a run's entries must share: what the checker compares
+// (everything but the address, the flags and the write permission, which
+// it compares on its own).
+constexpr std::uint64_t run_attr_ignore = PTE_AF | PTE_DIRTY | PTE_RDONLY | PTE_WRITE;
+
+// The first valid entry's value of f over entries [first, last), as an ite
+// chain from the back; `none` when no entry is valid (then nothing is
+// compared with it).
+template <class F>
+z3::expr first_valid(const std::vector<z3::expr>& t, std::size_t first, std::size_t last, const z3::expr& none, F f)
+{
+	z3::expr out = none;
+	for (std::size_t k = last; k-- > first;)
+		out = z3::ite(pte_valid(t[k]), f(k), out);
+	return out;
+}
+
+} // namespace
+
+z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
+{
+	z3::context& ctx = t.front().ctx();
+	const std::size_t last = std::min(first + geo.cont_ptes, t.size());
+	z3::expr any_cont = ctx.bool_val(false), any_plain = ctx.bool_val(false);
+	for (std::size_t k = first; k < last; k++) {
+		any_cont = any_cont || (pte_valid(t[k]) && pte_cont(t[k]));
+		any_plain = any_plain || (pte_valid(t[k]) && !pte_cont(t[k]));
+	}
+	// The pfn an entry's run would start at, its shared attributes and
+	// write permission: each valid entry's must equal the first valid one's.
+	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64); };
+	auto attrs = [&](std::size_t k) { return pte_pgprot(t[k], geo) & ctx.bv_val(~run_attr_ignore, 64); };
+	auto write = [&](std::size_t k) { return t[k] & ctx.bv_val(PTE_WRITE, 64); };
+	const z3::expr zero = ctx.bv_val(0, 64);
+	const z3::expr base0 = first_valid(t, first, last, zero, base);
+	const z3::expr attrs0 = first_valid(t, first, last, zero, attrs);
+	const z3::expr write0 = first_valid(t, first, last, zero, write);
+	z3::expr alike = (base0 & ctx.bv_val(geo.cont_ptes - 1, 64)) == zero;
+	for (std::size_t k = first; k < last; k++)
+		alike = alike && z3::implies(pte_valid(t[k]), base(k) == base0 && attrs(k) == attrs0 && write(k) == write0);
+	return z3::implies(any_cont, !any_plain && alike);
+}
+
+z3::expr runs_well_formed(const std::vector<z3::expr>& t, const geometry& geo)
+{
+	z3::expr all = t.front().ctx().bool_val(true);
+	for (std::size_t first = 0; first < t.size(); first += geo.cont_ptes)
+		all = all && run_well_formed(t, geo, first);
+	return all;
+}
+
+z3::expr run_whole(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
+{
+	z3::context& ctx = t.front().ctx();
+	const std::size_t last = std::min(first + geo.cont_ptes, t.size());
+	z3::expr any_cont = ctx.bool_val(false), all_valid = ctx.bool_val(true);
+	for (std::size_t k = first; k < last; k++) {
+		any_cont = any_cont || (pte_valid(t[k]) && pte_cont(t[k]));
+		all_valid = all_valid && pte_valid(t[k]);
+	}
+	return z3::implies(any_cont, all_valid);
+}
+
+z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first,
+			  const std::vector<folio_extent>& folios)
+{
+	z3::context& ctx = t.front().ctx();
+	const std::size_t last = std::min(first + geo.cont_ptes, t.size());
+	z3::expr any_cont = ctx.bool_val(false);
+	for (std::size_t k = first; k < last; k++)
+		any_cont = any_cont || (pte_valid(t[k]) && pte_cont(t[k]));
+	// A well-formed run maps the block its first valid entry names.
+	const z3::expr base0 = first_valid(t, first, last, ctx.bv_val(0, 64), [&](std::size_t k) {
+		return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64);
+	});
+	return z3::implies(any_cont, folio_covers(folios, base0, geo.cont_ptes));
+}
+
+sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios)
+{
+	sym_world w;
+	w.geo = geometry::of(g);
+	w.folios = std::move(folios);
+	for (std::size_t k = 0; k < runs * w.geo.cont_ptes; k++)
+		w.initial.push_back(ctx.bv_const(("e." + std::to_string(k)).c_str(), 64));
+	w.assumptions.push_back(runs_well_formed(w.initial, w.geo));
+	for (std::size_t first = 0; first < w.initial.size(); first += w.geo.cont_ptes) {
+		w.assumptions.push_back(run_whole(w.initial, w.geo, first));
+		w.assumptions.push_back(run_in_one_folio(w.initial, w.geo, first, w.folios));
+	}
+	return w;
+}
+
+std::vector<folio_extent> folio_layout(std::size_t c)
+{
+	// Each folio in a region of its own, naturally aligned but the shifted
+	// one, above pfn 0 (pfn 0 would make a mapping's word look like a swap
+	// entry's in the rulers).
+	const std::uint64_t region = 64 * c;
+	std::vector<folio_extent> out = {
+		{1 * region, 2 * c},
+		{2 * region, c},
+		{3 * region, c / 2},
+		{3 * region + c / 2, c - c / 2},
+		{5 * region + 1, 2 * c},
+	};
+	for (std::uint64_t k = 0; k < 4; k++)
+		out.push_back({4 * region + k, 1});
+	return out;
+}
+
+} // namespace ptespec::proofs

@@ -1,0 +1,71 @@
+// The invariant of reachable tables: what every table the callers can
+// reach satisfies between two calls, stated once over symbolic words.  The
+// step/ obligations start from any table that satisfies it and prove that
+// a call leaves one that does again, so the invariant holds by induction
+// over every sequence of the calls they cover (the empty table satisfies
+// it), and each property they claim holds for every such call.
+//
+// A table of whole runs satisfies it when
+//   (shape)   each run is well formed at a call boundary, as the checker
+//             judges it: if some valid entry of the run has CONT, then
+//             every valid entry has it and all of them map one naturally
+//             aligned block of pfns at their offsets, with the same
+//             attributes and the same write permission;
+//   (whole)   ... and every entry of such a run is valid: no call leaves a
+//             folded run with some entries cleared.  A strategy that clears
+//             CONT entries without unfolding under a full teardown (as the
+//             thread's proposals did) leaves such runs mid-exit; the
+//             checker allows them (only the rest of the teardown meets
+//             them), but this invariant does not: for such a strategy it is
+//             not inductive, and the step/ obligations say so (unknown);
+//   (folio)   a run with a valid CONT entry maps pages of one folio: the
+//             checker counts an event that lands in a CONT entry for the
+//             valid pages of its run in the landing page's folio, the
+//             proofs' ledger for every valid page of the run;
+//   (ledger)  every access/dirty event the checker still holds pending for
+//             a mapped page is visible to the reference read of that page
+//             (ref_flags: the entry's own flags, or its run's OR when CONT),
+//             so the pending flags of a state are a function of its table.
+// Nothing else is assumed: any entry may be none, non-present with any
+// bits, or valid mapping any pfn with any attributes and flags.  Which
+// folio a pfn belongs to is the world's folio layout, chosen per case.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <z3++.h>
+
+#include "model/geometry.h"
+#include "model/history.h"
+#include "proofs/prover.h"
+
+namespace ptespec::proofs {
+
+// (shape) for the run that starts at entry `first` of t.
+z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
+
+// (shape) for every run of t.
+z3::expr runs_well_formed(const std::vector<z3::expr>& t, const geometry& geo);
+
+// (whole) for the run that starts at entry `first` of t.
+z3::expr run_whole(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
+
+// (folio) for the run that starts at entry `first` of t.
+z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first,
+			  const std::vector<folio_extent>& folios);
+
+// A table of `runs` runs whose entries are free words, assumed to satisfy
+// (shape), (whole) and (folio), over the folio layout `folios`.  (ledger) is not an assumption:
+// an obligation takes the pending flags to be ref_flags of the table.
+sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios);
+
+// The folios a step/ obligation's pfns may fall in, for runs of c entries:
+// since every pfn is free, one layout offers every shape at once -- a folio
+// of two runs, one of a run, a run's worth split into two folios of half a
+// run, single pages, and a folio of two runs shifted off CONT alignment
+// physically.  A pfn outside every folio is a page with no folio (a
+// special mapping).
+std::vector<folio_extent> folio_layout(std::size_t c);
+
+} // namespace ptespec::proofs
