@@ -33,7 +33,7 @@
 #include "impl/strategy.h"
 #include "model/symbolic_machine.h"
 
-#define PTESPEC_PLUGIN_ABI 6
+#define PTESPEC_PLUGIN_ABI 7
 
 namespace ptespec {
 

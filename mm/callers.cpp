@@ -172,6 +172,36 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 	}
 }
 
+void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
+		      std::size_t batch_limit)
+{
+	bool changed = false;
+	for (std::size_t i = first; i < last;) {
+		const std::optional<std::uint64_t> v = read_entry(s, i);
+		if (!v)
+			break;
+		if (!pte_present(*v)) {
+			i++;
+			continue;
+		}
+		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
+		const std::optional<call_result> old = s.run({call_kind::modify_prot_start_ptes, i, nr, false, 0, 0});
+		if (!old || !old->pte)
+			break;
+		// The new entries keep what start gathered: the batch's young and
+		// dirty, now in every entry of it.
+		const std::uint64_t pte = pte_modify(*old->pte, newprot);
+		changed = true;
+		if (!s.run({call_kind::modify_prot_commit_ptes, i, nr, false, pte, 0}))
+			break;
+		i += nr;
+	}
+	// tlb_finish_mmu: arm64 keeps the generic pte_needs_flush, so every
+	// changed entry is flushed, after the table lock is dropped.
+	if (changed)
+		s.flush_range(first, last - first);
+}
+
 void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)
 {
 	const std::optional<std::uint64_t> v = read_entry(s, page);

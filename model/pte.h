@@ -94,6 +94,24 @@ template <class W> inline W pte_wrprotect(const W& p)
 	return pte_set(pte_clear_bits(q, PTE_WRITE), PTE_RDONLY);
 }
 
+// The bits a protection change replaces (arm64's pte_modify mask): the
+// permissions, validity and PRESENT_INVALID, and the memory type (AttrIndx,
+// bits 4:2).  Address, access/dirty, CONT, shareability and the software
+// bits stay.
+inline constexpr std::uint64_t PTE_ATTRINDX_MASK = bit(2) | bit(3) | bit(4);
+inline constexpr std::uint64_t PTE_MODIFY_MASK = PTE_USER | PTE_PXN | PTE_UXN | PTE_RDONLY | PTE_NG | PTE_VALID |
+						 PTE_WRITE | PTE_ATTRINDX_MASK;
+
+// The entry with newprot's permissions: hw-dirty is moved into the software
+// bit first (the new RDONLY would erase it), and a dirty entry that ends up
+// writable is made hw-dirty again.
+template <class W> inline W pte_modify(const W& p, std::uint64_t newprot)
+{
+	W q = select<W>(pte_hw_dirty(p), pte_set(p, PTE_DIRTY), p);
+	q = pte_set(pte_clear_bits(q, PTE_MODIFY_MASK), newprot & PTE_MODIFY_MASK);
+	return select<W>(pte_sw_dirty(q), pte_mkdirty(q), q);
+}
+
 template <class W> inline W pte_pgprot(const W& p, const geometry& g) { return p & lit_like(p, ~g.addr_mask()); }
 template <class W> inline W pte_pfn(const W& p, const geometry& g)
 {

@@ -335,6 +335,43 @@ struct reclaim_cmd final : command {
 	}
 };
 
+// mprotect over a range (change_pte_range): to read-only or read-write,
+// one transaction per folio batch of present entries.  The range's edges
+// often fall inside runs, so batches start and end there.
+struct mprotect_cmd final : command {
+	std::size_t first = 0, last = 0;
+	bool write = false;
+	explicit mprotect_cmd(const world_model& m)
+	{
+		std::tie(first, last) = *gen::edge_range(*m.layout);
+		write = *rc::gen::arbitrary<bool>();
+		hw = *gen::hw_plan(*m.layout, 3 * (last - first) + 1, first, last);
+		pick_cut(m);
+	}
+	// A VMA's protection for user memory: readable, writable-clean when
+	// writable (hardware marks dirty), never executable.
+	std::uint64_t newprot() const
+	{
+		const std::uint64_t p = PTE_VALID | PTE_TYPE | PTE_USER | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY;
+		return write ? p | PTE_WRITE : p;
+	}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = first; p < last; p++)
+			m.writable[p] = m.vma_writable[p] = write;
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		h.mprotect(first, last, newprot());
+	}
+	std::string what() const override
+	{
+		return fmt::format("mprotect #{}..#{} {}{}", first, last - 1, write ? "PROT_READ|PROT_WRITE" : "PROT_READ",
+				   cut ? fmt::format(" (batches cut at {})", cut) : "");
+	}
+};
+
 struct access_fault_cmd final : command {
 	std::size_t page = 0;
 	bool write = false;
@@ -508,6 +545,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 		{2, make<madv_free_cmd>(m)},
 		{2, make<reclaim_cmd>(m)},
 		{2, make<access_fault_cmd>(m)},
+		{m.mprotect ? 2u : 0u, make<mprotect_cmd>(m)},
 		{2, make<swap_out_cmd>(m)},
 		{2, make<lockless_cmd>(m)},
 		{1, make<idle_cmd>(m)},

@@ -59,7 +59,8 @@ bool property_applicable(const strategy& s, property p)
 	if (!has(call_kind::set_ptes) || !has(call_kind::ptep_get))
 		return false;
 	switch (p) {
-	case property::batch_or: return has(call_kind::get_and_clear_full_ptes);
+	case property::batch_or:
+		return has(call_kind::get_and_clear_full_ptes) || has(call_kind::modify_prot_start_ptes);
 	case property::lockless: return has(call_kind::ptep_get_lockless);
 	case property::progress: return has(call_kind::ptep_set_access_flags);
 	default:
@@ -128,6 +129,7 @@ world_model first_model(const world_layout& w, const run_options& o)
 	m.interleave_lockless = o.interleave_lockless;
 	m.fault_around = o.fault_around;
 	m.batch_young = o.batch_young;
+	m.mprotect = o.mprotect;
 	return m;
 }
 

@@ -41,6 +41,7 @@ struct run_options {
 	bool shift_pfns = true;	// off: every case's folios are CONT-aligned physically as virtually
 	bool fault_around = true;	// off: no fault maps more than one folio (control tests)
 	bool batch_young = true;	// off: reclaim makes the one-entry young calls only (control tests)
+	bool mprotect = true;	// off: no mprotect caller (control tests)
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
 };

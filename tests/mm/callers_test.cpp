@@ -198,5 +198,49 @@ TEST(callers, the_planned_exit_of_a_folded_run_is_the_call_sequence_the_strategy
 	EXPECT_EQ(ruler(m.table()), "|OOOOOOOOOOOOOOOO|");
 }
 
+// mprotect over a folded run whose dirty sits in one entry: one
+// transaction for the run, and every new entry keeps the run's dirty.
+//   |OOOODOOOOOOOOOOO| -> read-only -> |DDDDDDDDDDDDDDDD|
+TEST(callers, mprotect_takes_a_folded_run_out_in_one_transaction_and_keeps_its_dirty)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	mark(m, 4, false, true);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, CONT, PROT_RO);
+	const std::uint64_t want = pte_modify(cont(dirty(page(0x100))), PROT_RO);
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "modify_prot_start_ptes(#0, nr=16)",
+				describe({call_kind::modify_prot_commit_ptes, 0, CONT, false, want, 0}),
+				"flush #0+16"}));
+	EXPECT_EQ(ruler(m.table()), "|DDDDDDDDDDDDDDDD|");
+	for (std::size_t k = 0; k < CONT; k++)
+		EXPECT_FALSE(pte_write(m.table()[k])) << k;
+}
+
+// A range that ends inside a folded run: the batch stops at the range's
+// end, and the run is unfolded so its halves may differ.
+TEST(callers, mprotect_of_part_of_a_run_batches_up_to_the_range_end)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, 6, PROT_RO);
+	ASSERT_EQ(s.log.size(), 4u);
+	EXPECT_EQ(s.log[1], "modify_prot_start_ptes(#0, nr=6)");
+	EXPECT_EQ(ruler(m.table()), "|oooooooooooooooo|");
+	EXPECT_FALSE(pte_write(m.table()[5]));
+	EXPECT_TRUE(pte_write(m.table()[6]));
+}
+
+// Swap entries are passed over; with nothing present nothing is flushed.
+TEST(callers, mprotect_passes_over_swap_entries)
+{
+	machine m = make_machine(1);
+	m.poke(0, SWP_ALIAS);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, 2, PROT_RO);
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "ptep_get(#1)"}));
+}
+
 } // namespace
 } // namespace ptespec::test
