@@ -42,6 +42,7 @@ struct test_options {
 	std::optional<std::uint64_t> seed;	// none: draw one
 	hardware_options hw;
 	bool adversarial = false;
+	bool mprotect = false;
 	bool json = false;
 	bool verbose = false;
 	bool coverage = false;
@@ -173,6 +174,7 @@ int run_test(const test_options& t)
 				o.seed = seed;
 				o.cases = cases_for(g, p, t.cases);
 				o.adversarial = t.adversarial;
+				o.mprotect = t.mprotect;
 				if (t.coverage) {
 					o.coverage = &coverage[s->info().name];
 					o.words = &words[s->info().name];
@@ -321,6 +323,9 @@ action define_test(CLI::App& sub)
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");
+	sub.add_flag("--mprotect", t->mprotect,
+		     "add the mprotect caller (change_pte_range: modify_prot_start_ptes and modify_prot_commit_ptes per "
+		     "folio batch, to read-only, read-write or PROT_NONE) to the commands");
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
 	sub.add_flag("--coverage", t->coverage,

@@ -63,7 +63,7 @@ std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std:
 		const std::optional<std::uint64_t> v = read_entry(s, i + nr);
 		if (!v)
 			break;
-		if (!pte_valid(*v) || !pte_same_mapping(*v, pte_advance_pfn(pte, nr, geo)) ||
+		if (!pte_present(*v) || !pte_same_mapping(*v, pte_advance_pfn(pte, nr, geo)) ||
 		    (writable_only && !pte_write(*v)))
 			break;
 		nr = std::min(nr + hint(i + nr, *v), cap);
@@ -83,7 +83,7 @@ void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size
 			i++;
 			continue;
 		}
-		if (!pte_valid(*v)) {
+		if (!pte_present(*v)) {
 			// zap_nonpresent_ptes: the swap entries that follow each
 			// other go in one clear_non_present_ptes.
 			const std::size_t nr = swap_pte_batch(s, i, last, *v);
@@ -112,7 +112,7 @@ void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::siz
 		const std::optional<std::uint64_t> v = read_entry(s, i);
 		if (!v)
 			return;
-		if (!pte_valid(*v) || !pte_write(*v)) {
+		if (!pte_present(*v) || !pte_write(*v)) {
 			i++;
 			continue;
 		}
@@ -129,7 +129,7 @@ void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, 
 		const std::optional<std::uint64_t> v = read_entry(s, i);
 		if (!v)
 			return;
-		if (!pte_valid(*v)) {
+		if (!pte_present(*v)) {
 			i++;
 			continue;
 		}
@@ -150,7 +150,7 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 		const std::optional<std::uint64_t> v = read_entry(s, i);
 		if (!v)
 			return;
-		if (!pte_valid(*v)) {
+		if (!pte_present(*v)) {
 			i++;
 			continue;
 		}

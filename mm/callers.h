@@ -8,7 +8,9 @@
 // A caller walks its range low to high, reads every entry with ptep_get
 // before it acts on it, hands a folio's consecutive present entries to one
 // batched call, and clears a non-present entry without the strategy's
-// help.  What it knows of memory is the folio behind a pfn (page_folio);
+// help.  Present means what core-mm means: mapped, PROT_NONE entries
+// (present, not valid) included; only the fault paths ask for valid.
+// What it knows of memory is the folio behind a pfn (page_folio);
 // what it knows of the table it learns by calling.
 #pragma once
 

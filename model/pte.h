@@ -50,8 +50,16 @@ template <class W> inline W pte_clear_bits(const W& p, std::uint64_t mask) { ret
 
 template <class W> inline boolean_of<W> pte_none(const W& p) { return !word_ops<W>::nonzero(p); }
 template <class W> inline boolean_of<W> pte_valid(const W& p) { return pte_any(p, PTE_VALID); }
-// No PROT_NONE in the model: present and valid coincide.
-template <class W> inline boolean_of<W> pte_present(const W& p) { return pte_valid(p); }
+// PROT_NONE: an entry present to core-mm (it maps its page, keeps its pfn,
+// access and dirty) but invalid to hardware, which never walks it and never
+// updates it.  arm64 marks it with NG while VALID is clear; no swap entry or
+// marker sets bit 11.
+inline constexpr std::uint64_t PTE_PRESENT_INVALID = PTE_NG;
+template <class W> inline boolean_of<W> pte_present_invalid(const W& p)
+{
+	return word_ops<W>::equal(p & lit_like(p, PTE_VALID | PTE_PRESENT_INVALID), lit_like(p, PTE_PRESENT_INVALID));
+}
+template <class W> inline boolean_of<W> pte_present(const W& p) { return pte_valid(p) || pte_present_invalid(p); }
 template <class W> inline boolean_of<W> pte_cont(const W& p) { return pte_any(p, PTE_CONT); }
 template <class W> inline boolean_of<W> pte_valid_cont(const W& p) { return pte_valid(p) && pte_cont(p); }
 template <class W> inline boolean_of<W> pte_young(const W& p) { return pte_any(p, PTE_AF); }

@@ -251,9 +251,9 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	ce.initial = rulers(hist.initial, w.geo);
 	ce.layout = w.describe();
 	ce.v = v;
-	ce.reproduce = fmt::format("ptespec test --strategy {} --property {} --granule {}{} --seed {} --cases {}{}",
+	ce.reproduce = fmt::format("ptespec test --strategy {} --property {} --granule {}{} --seed {} --cases {}{}{}",
 				   s.info().name, to_string(p), to_string(o.gran), hardware_flag(o.hw), o.seed, o.cases,
-				   o.adversarial ? " --adversarial" : "");
+				   o.adversarial ? " --adversarial" : "", o.mprotect ? " --mprotect" : "");
 	return ce;
 }
 
