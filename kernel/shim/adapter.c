@@ -191,26 +191,6 @@ bool pgattr_change_is_safe(pteval_t old, pteval_t new)
 	return ((old ^ new) & ~may_change) == 0;
 }
 
-#ifdef modify_prot_start_ptes
-/*
- * mmu.c: mprotect's transaction over a folio batch.  Start takes the batch
- * out with the tree's get_and_clear_ptes (a batched get-and-clear without
- * full) and returns the first entry with the batch's young and dirty;
- * commit writes the new value with the tree's set_ptes.  The model's CPU
- * has no Cortex-A510 erratum 2645198, so start flushes nothing.
- */
-pte_t modify_prot_start_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, unsigned int nr)
-{
-	return get_and_clear_full_ptes(vma->vm_mm, addr, ptep, nr, 0);
-}
-
-void modify_prot_commit_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, pte_t old_pte, pte_t pte,
-			     unsigned int nr)
-{
-	set_ptes(vma->vm_mm, addr, ptep, pte, nr);
-}
-#endif
-
 /* flush.c: instruction-cache maintenance, nothing in the model. */
 void __sync_icache_dcache(pte_t pte)
 {
@@ -393,6 +373,25 @@ static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
 #endif
 
 #ifdef modify_prot_start_ptes
+/*
+ * mmu.c: mprotect's transaction over a folio batch.  Start takes the batch
+ * out as get_and_clear_ptes does (a batched get-and-clear without full: the
+ * tree's own, or core-mm's loop for a tree without it) and returns the first
+ * entry with the batch's young and dirty; commit writes the new value with
+ * the tree's set_ptes.  The model's CPU has no Cortex-A510 erratum 2645198,
+ * so start flushes nothing.
+ */
+pte_t modify_prot_start_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, unsigned int nr)
+{
+	return __pte(k_get_and_clear_full_ptes((size_t)(ptep - ptep_of(0)), nr, 0));
+}
+
+void modify_prot_commit_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, pte_t old_pte, pte_t pte,
+			     unsigned int nr)
+{
+	set_ptes(vma->vm_mm, addr, ptep, pte, nr);
+}
+
 static u64 k_modify_prot_start_ptes(size_t i, unsigned int nr)
 {
 	return pte_val(modify_prot_start_ptes(&user_vma, addr_of(i), ptep_of(i), nr));
@@ -402,7 +401,7 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
 {
 	modify_prot_commit_ptes(&user_vma, addr_of(i), ptep_of(i), __pte(0), __pte(pte), nr);
 }
-#define PTESPEC_MODIFY_PROT_ORIGIN "ptespec (mmu.c's, over the tree's get_and_clear_full_ptes and set_ptes)"
+#define PTESPEC_MODIFY_PROT_ORIGIN "ptespec (mmu.c's, over get_and_clear_full_ptes and the tree's set_ptes)"
 #else
 /*
  * Core-mm's generic definitions: ptep_modify_prot_start, which is
