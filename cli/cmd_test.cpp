@@ -44,6 +44,7 @@ struct test_options {
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
 	bool adversarial = false;
+	bool mprotect = false;
 	bool json = false;
 	bool verbose = false;
 	bool coverage = false;
@@ -180,6 +181,7 @@ int run_test(const test_options& t)
 				o.cases = cases_for(g, p, t.cases);
 				o.adversarial = t.adversarial;
 				o.caller = &via;
+				o.mprotect = t.mprotect;
 				if (t.coverage) {
 					o.coverage = &coverage[s->info().name];
 					o.words = &words[s->info().name];
@@ -335,6 +337,9 @@ action define_test(CLI::App& sub)
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");
+	sub.add_flag("--mprotect", t->mprotect,
+		     "add the mprotect caller (change_pte_range: modify_prot_start_ptes and modify_prot_commit_ptes per "
+		     "folio batch, to read-only, read-write or PROT_NONE) to the commands");
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
 	sub.add_flag("--coverage", t->coverage,

@@ -32,7 +32,8 @@ inline void check_call_range(const call& c, std::size_t table_size, const geomet
 			    c.kind == call_kind::clear_full_ptes || c.kind == call_kind::clear_non_present_ptes ||
 			    c.kind == call_kind::wrprotect_ptes ||
 			    c.kind == call_kind::clear_young_dirty_ptes ||
-			    c.kind == call_kind::test_and_clear_young_ptes || c.kind == call_kind::clear_flush_young_ptes;
+			    c.kind == call_kind::test_and_clear_young_ptes || c.kind == call_kind::clear_flush_young_ptes ||
+			    c.kind == call_kind::modify_prot_start_ptes || c.kind == call_kind::modify_prot_commit_ptes;
 	const std::size_t nr = ranged ? c.nr : 1;
 	if (nr == 0 || c.index >= table_size || nr > table_size - c.index)
 		throw usage_error(describe(c) + ": expected nr >= 1 and entries inside a table of " +
@@ -52,6 +53,19 @@ auto generic_young_ptes(const call& c, One one)
 		young = young || y;
 	}
 	return young;
+}
+
+// Core-mm's generic modify_prot_start_ptes, for a strategy without it:
+// ptep_modify_prot_start on each entry -- whose generic definition is
+// ptep_get_and_clear -- the first value with the young and dirty of every
+// entry ORed in.
+template <class W, class One>
+W generic_modify_prot_start_ptes(const call& c, One one)
+{
+	W pte = one(c.index);
+	for (std::size_t k = 1; k < c.nr; k++)
+		pte = pte_or_flags(pte, one(c.index + k));
+	return pte;
 }
 
 // What dispatch hands back on machine M: values and truths for concrete
@@ -265,6 +279,44 @@ typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* prob
 			}
 			auto one = [&](std::size_t i) { return s.ptep_clear_flush_young(m, i); };
 			r.young = truth(generic_young_ptes(c, one));
+			return r;
+		}
+		break;
+	case call_kind::modify_prot_start_ptes:
+		if constexpr (requires { s.modify_prot_start_ptes(m, c.index, c.nr); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			r.pte = value(s.modify_prot_start_ptes(m, c.index, c.nr));
+			return r;
+		} else if constexpr (requires { s.ptep_get_and_clear(m, c.index); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			auto one = [&](std::size_t i) { return s.ptep_get_and_clear(m, i); };
+			r.pte = value(generic_modify_prot_start_ptes<W>(c, one));
+			return r;
+		}
+		break;
+	case call_kind::modify_prot_commit_ptes:
+		if constexpr (requires { s.modify_prot_commit_ptes(m, c.index, m.lit(0), c.nr); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			s.modify_prot_commit_ptes(m, c.index, m.lit(c.pte), c.nr);
+			return r;
+		} else if constexpr (requires { s.set_ptes(m, c.index, m.lit(0), c.nr); }) {
+			if (probe) {
+				*probe = true;
+				return r;
+			}
+			// Core-mm's generic commit: ptep_modify_prot_commit, a
+			// set_pte_at, entry by entry.
+			for (std::size_t k = 0; k < c.nr; k++)
+				s.set_ptes(m, c.index + k, m.lit(pte_advance_pfn(c.pte, k, m.geo())), 1);
 			return r;
 		}
 		break;

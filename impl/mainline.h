@@ -28,6 +28,10 @@
 // take nr, contpte_test_and_clear_young_ptes widens the batch to the runs
 // its first and last entries lie in (contpte_align_addr_ptep), and the
 // one-entry ptep_test_and_clear_young is the batched call with nr = 1.
+// mprotect's batched transaction as v6.17 has it: modify_prot_start_ptes
+// is get_and_clear_ptes over the batch and modify_prot_commit_ptes is
+// set_ptes (the start's TLB flush for Cortex-A510 erratum 2645198 is left
+// out: the model's CPU is not affected).
 //
 // One deliberate departure from arch/arm64: nothing here checks
 // mm_is_user(); every table in the model is a user table.
@@ -194,6 +198,20 @@ struct mainline_ops : pte_primitives<M, Self> {
 			return self().__ptep_set_access_flags(m, i, entry, dirty);
 		return self().contpte_ptep_set_access_flags(m, i, entry, dirty);
 	}
+
+	// The batch is one folio's (the caller found it with folio_pte_batch),
+	// so taking it out is a batched get-and-clear without `full`: runs
+	// the batch covers partly are unfolded, the rest cleared in place, and
+	// the first entry comes back with the OR over the batch, so the
+	// protection the caller computes from it keeps every access and write.
+	W modify_prot_start_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		return self().get_and_clear_full_ptes(m, i, nr, false);
+	}
+
+	// The entries are empty since start, so this is a plain set_ptes of
+	// the new value, which may fold the runs it covers whole.
+	void modify_prot_commit_ptes(M& m, std::size_t i, W pte, std::size_t nr) { self().set_ptes(m, i, pte, nr); }
 
 	// The model's calls name a run by any page of it.  The kernel only tries
 	// to fold from the run's last entry (core-mm maps low to high, so that is

@@ -229,6 +229,9 @@ private:
 		case call_kind::test_and_clear_young_ptes:
 			return reinterpret_cast<const void*>(f.test_and_clear_young_ptes);
 		case call_kind::clear_flush_young_ptes: return reinterpret_cast<const void*>(f.clear_flush_young_ptes);
+		case call_kind::modify_prot_start_ptes: return reinterpret_cast<const void*>(f.modify_prot_start_ptes);
+		case call_kind::modify_prot_commit_ptes:
+			return reinterpret_cast<const void*>(f.modify_prot_commit_ptes);
 		}
 		return nullptr;
 	}
@@ -273,6 +276,8 @@ private:
 		case call_kind::contpte_try_unfold: f.contpte_try_unfold(c.index); break;
 		case call_kind::test_and_clear_young_ptes: r.young = f.test_and_clear_young_ptes(c.index, nr) != 0; break;
 		case call_kind::clear_flush_young_ptes: r.young = f.clear_flush_young_ptes(c.index, nr) != 0; break;
+		case call_kind::modify_prot_start_ptes: r.pte = f.modify_prot_start_ptes(c.index, nr); break;
+		case call_kind::modify_prot_commit_ptes: f.modify_prot_commit_ptes(c.index, c.pte, nr); break;
 		}
 		return r;
 	}

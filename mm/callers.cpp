@@ -44,7 +44,7 @@ std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std:
 		const std::optional<std::uint64_t> v = read_pte(s, i + nr);
 		if (!v)
 			break;
-		if (!pte_valid(*v) || !pte_same_mapping(*v, pte_advance_pfn(pte, nr, geo)) ||
+		if (!pte_present(*v) || !pte_same_mapping(*v, pte_advance_pfn(pte, nr, geo)) ||
 		    (writable_only && !pte_write(*v)))
 			break;
 		nr = std::min(nr + hint(i + nr, *v), cap);
@@ -65,7 +65,7 @@ void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size
 			i++;
 			continue;
 		}
-		if (!pte_valid(*v)) {
+		if (!pte_present(*v)) {
 			// zap_nonpresent_ptes: the swap entries that follow each
 			// other go in one clear_non_present_ptes.
 			const std::size_t nr = swap_pte_batch(s, i, last, *v);
@@ -95,7 +95,7 @@ void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::siz
 		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
-		if (!pte_valid(*v) || !pte_write(*v)) {
+		if (!pte_present(*v) || !pte_write(*v)) {
 			i++;
 			continue;
 		}
@@ -112,7 +112,7 @@ void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, 
 		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
-		if (!pte_valid(*v)) {
+		if (!pte_present(*v)) {
 			i++;
 			continue;
 		}
@@ -133,7 +133,7 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
-		if (!pte_valid(*v)) {
+		if (!pte_present(*v)) {
 			i++;
 			continue;
 		}
@@ -153,6 +153,36 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 		s.run({batched ? batch : one, i, nr, false, 0, 0});
 		i += nr;
 	}
+}
+
+void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
+		      std::size_t batch_limit)
+{
+	bool changed = false;
+	for (std::size_t i = first; i < last;) {
+		const std::optional<std::uint64_t> v = read_entry(s, i);
+		if (!v)
+			break;
+		if (!pte_present(*v)) {
+			i++;
+			continue;
+		}
+		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
+		const std::optional<call_result> old = s.run({call_kind::modify_prot_start_ptes, i, nr, false, 0, 0});
+		if (!old || !old->pte)
+			break;
+		// The new entries keep what start gathered: the batch's young and
+		// dirty, now in every entry of it.
+		const std::uint64_t pte = pte_modify(*old->pte, newprot);
+		changed = true;
+		if (!s.run({call_kind::modify_prot_commit_ptes, i, nr, false, pte, 0}))
+			break;
+		i += nr;
+	}
+	// tlb_finish_mmu: arm64 keeps the generic pte_needs_flush, so every
+	// changed entry is flushed, after the table lock is dropped.
+	if (changed)
+		s.flush_range(first, last - first);
 }
 
 void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)

@@ -8,7 +8,9 @@
 // A caller walks its range low to high, reads every entry with ptep_get
 // before it acts on it, hands a folio's consecutive present entries to one
 // batched call, and clears a non-present entry without the strategy's
-// help.  What it knows of memory is the folio behind a pfn (page_folio);
+// help.  Present means what core-mm means: mapped, PROT_NONE entries
+// (present, not valid) included; only the fault paths ask for valid.
+// What it knows of memory is the folio behind a pfn (page_folio);
 // what it knows of the table it learns by calling.
 #pragma once
 
@@ -110,6 +112,16 @@ struct reclaim_options {
 // `last`).
 void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
 			  const reclaim_options& o, const caller& via = core_mm());
+
+// change_pte_range (mprotect) over [first, last) to `newprot`: each batch of
+// a folio's present entries (folio_pte_batch) goes through one transaction
+// -- modify_prot_start_ptes takes it out and returns its first entry with
+// the batch's young and dirty, pte_modify gives that value newprot, and
+// modify_prot_commit_ptes writes it back over the batch -- swap entries and
+// markers are passed over, and the range is flushed at the end
+// (tlb_finish_mmu) if anything changed.
+void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
+		      std::size_t batch_limit = 0);
 
 // A fault on a mapped page (handle_pte_fault): ptep_get, then
 // ptep_set_access_flags with the entry made young, and dirty for a write

@@ -25,6 +25,8 @@ constexpr std::array<std::string_view, nr_call_kinds> names = {
 	"contpte_try_unfold",
 	"test_and_clear_young_ptes",
 	"clear_flush_young_ptes",
+	"modify_prot_start_ptes",
+	"modify_prot_commit_ptes",
 };
 } // namespace
 
@@ -43,8 +45,11 @@ call_semantics semantics_of(const call& c)
 	call_semantics s;
 	switch (c.kind) {
 	case call_kind::set_ptes:
+	case call_kind::modify_prot_commit_ptes:
 		// Writing over an entry replaces it: what it recorded belonged to
 		// the old mapping (only adversarial callers map over present ones).
+		// A commit writes over the entries its start cleared, with the
+		// flags start handed over.
 		s.maps = true;
 		s.consumes_young = s.consumes_dirty = true;
 		break;
@@ -58,6 +63,9 @@ call_semantics semantics_of(const call& c)
 		s.consumes_young = s.consumes_dirty = s.unmaps = true;
 		break;
 	case call_kind::get_and_clear_full_ptes:
+	case call_kind::modify_prot_start_ptes:
+		// mprotect's start is a batched get-and-clear: the caller
+		// carries what it returns into the new entries.
 		s.reports = s.hands_off = true;
 		s.consumes_young = s.consumes_dirty = s.unmaps = true;
 		s.batch = true;
@@ -110,7 +118,10 @@ std::string describe(const call& c)
 	case call_kind::wrprotect_ptes:
 	case call_kind::test_and_clear_young_ptes:
 	case call_kind::clear_flush_young_ptes:
+	case call_kind::modify_prot_start_ptes:
 		return fmt::format("{}(#{}, nr={})", to_string(c.kind), c.index, c.nr);
+	case call_kind::modify_prot_commit_ptes:
+		return fmt::format("modify_prot_commit_ptes(#{}, {:#018x}, nr={})", c.index, c.pte, c.nr);
 	case call_kind::clear_non_present_ptes:
 		return fmt::format("clear_non_present_ptes(#{}, nr={})", c.index, c.nr);
 	case call_kind::clear_young_dirty_ptes:

@@ -31,8 +31,17 @@ enum class call_kind {
 	// stay for the callers that test one page.
 	test_and_clear_young_ptes,
 	clear_flush_young_ptes,
+	// mprotect's transaction over a folio batch (nr entries of one folio):
+	// start takes the entries out and returns the first with the OR of
+	// their young and dirty; the caller applies the new protection to that
+	// value and commit writes it back into the nr entries, the pfn
+	// advancing.  (The kernel's commit also takes the old value, which
+	// arm64 and core-mm's generic commit ignore: the call carries the new
+	// value only.)
+	modify_prot_start_ptes,
+	modify_prot_commit_ptes,
 };
-inline constexpr std::size_t nr_call_kinds = 17;
+inline constexpr std::size_t nr_call_kinds = 19;
 
 // clear_young_dirty_ptes flags (CYDP_*).
 inline constexpr unsigned CYDP_CLEAR_YOUNG = 1;
@@ -43,7 +52,7 @@ struct call {
 	std::size_t index = 0;	// first entry
 	std::size_t nr = 1;	// entries covered
 	bool full = false;	// the caller will clear every entry (exit)
-	std::uint64_t pte = 0;	// set_ptes value, ptep_set_access_flags entry
+	std::uint64_t pte = 0;	// set_ptes / modify_prot_commit_ptes value, ptep_set_access_flags entry
 	unsigned flags = 0;	// CYDP_* or ptep_set_access_flags' dirty
 };
 

@@ -28,9 +28,11 @@ constexpr std::uint64_t run_attr_ignore = PTE_AF | PTE_DIRTY | PTE_RDONLY | PTE_
 unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 {
 	const std::uint64_t e = t[p];
-	if (!pte_valid(e))
+	if (!pte_present(e))
 		return 0;
-	if (!pte_cont(e))
+	// Hardware records into valid CONT entries only, so only those gather:
+	// a PROT_NONE entry holds its own flags, whatever CONT says.
+	if (!pte_valid_cont(e))
 		return own_flags(e);
 	unsigned f = 0;
 	const std::size_t first = geo.run_start(p);
@@ -52,10 +54,10 @@ checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& 
 	// it off discharges it for the run, as it does for a racing event.
 	for (std::size_t k = 0; k < n_; k++) {
 		const std::uint64_t e = initial[k];
-		if (!pte_valid(e))
+		if (!pte_present(e))
 			continue;
 		const long folio = folio_of_page(initial, k);
-		const page_set u = unit(initial, k, pte_cont(e), folio);
+		const page_set u = unit(initial, k, pte_valid_cont(e), folio);
 		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY})
 			if (own_flags(e) & flag)
 				add_software_event(k, flag, folio, u, false);
@@ -79,14 +81,14 @@ long checker::folio_key(std::uint64_t pte) const
 
 long checker::folio_of_page(const table_t& t, std::size_t p) const
 {
-	return pte_valid(t[p]) ? folio_key(t[p]) : -1;
+	return pte_present(t[p]) ? folio_key(t[p]) : -1;
 }
 
 page_set checker::unit(const table_t& t, std::size_t page, bool cont, long folio) const
 {
 	page_set s(n_);
 	if (!cont) {
-		if (pte_valid(t[page]) && folio_of_page(t, page) == folio)
+		if (pte_present(t[page]) && folio_of_page(t, page) == folio)
 			s.add(page);
 		return s;
 	}
@@ -106,6 +108,13 @@ bool checker::run_folded(const table_t& t, std::size_t first) const
 		if (!pte_valid_cont(t[k]) || folio_of_page(t, k) != f)
 			return false;
 	return true;
+}
+
+bool checker::widens_to(const table_t& t, std::size_t run_first, std::size_t k, long folio) const
+{
+	if (folio_of_page(t, k) != folio)
+		return false;
+	return run_folded(t, run_first) || (pte_present_invalid(t[k]) && pte_cont(t[k]));
 }
 
 void checker::report(property p, std::size_t page, std::string msg)
@@ -153,9 +162,9 @@ void checker::on_primitive(const primitive_step& p, const table_t& t)
 			touched_mark_[p.index] = 1;
 			touched_.push_back(p.index);
 		}
-		if (pte_valid(p.old_value) && !pte_valid(p.new_value))
+		if (pte_present(p.old_value) && !pte_present(p.new_value))
 			taken_[p.index] = p.old_value;
-		else if (pte_valid(p.new_value))
+		else if (pte_present(p.new_value))
 			taken_[p.index] = 0;
 		judge_well_formed(p, t);
 		break;
@@ -278,7 +287,7 @@ checker::ended_call checker::ending(const call& c, const call_result& r, const t
 	if (e.sem.reports) {
 		if (e.young_only)
 			e.reported = r.young.value_or(false) ? FLAG_YOUNG : 0u;
-		else if (r.pte && pte_valid(q_[e.first]))
+		else if (r.pte && pte_present(q_[e.first]))
 			e.reported = own_flags(*r.pte);
 	}
 	e.reportable = e.young_only ? FLAG_YOUNG : 3u;
@@ -294,10 +303,9 @@ settlement checker::settlement_of(const ended_call& e) const
 	if (e.sem.may_widen && s.consumed) {
 		const long folio = folio_of_page(q_, e.first);
 		for (std::size_t run = geo_.run_start(e.first); run < e.last; run += geo_.cont_ptes)
-			if (run_folded(q_, run))
-				for (std::size_t k = run; k < run + geo_.cont_ptes; k++)
-					if (!e.range.has(k) && folio_of_page(q_, k) == folio)
-						s.widened.add(k);
+			for (std::size_t k = run; k < run + geo_.cont_ptes && k < n_; k++)
+				if (!e.range.has(k) && widens_to(q_, run, k, folio))
+					s.widened.add(k);
 	}
 	s.reach = e.range;
 	s.reach.unite(s.widened);
@@ -323,7 +331,7 @@ void checker::add_software_event(std::size_t page, unsigned flag, long folio, co
 void checker::add_call_set_flags(const ended_call& e)
 {
 	const call& c = e.c;
-	if (e.sem.maps && pte_valid(c.pte)) {
+	if (e.sem.maps && pte_present(c.pte)) {
 		for (std::size_t p = e.first; p < e.last; p++) {
 			page_set one(n_);
 			one.add(p);
@@ -392,15 +400,15 @@ void checker::judge_batch_or(const ended_call& e)
 	if (!e.sem.batch)
 		return;
 	for (std::size_t p = e.first; p < e.last; p++)
-		if (pte_valid(q_[p])) {
+		if (pte_present(q_[p])) {
 			exercise(property::batch_or);
 			break;
 		}
 	unsigned acc = 0;
 	for (std::size_t p = e.first; p < e.last; p++) {
-		if (!pte_valid(q_[p]))
+		if (!pte_present(q_[p]))
 			continue;
-		if (pte_valid(e.t[p]) || !taken_[p]) {
+		if (pte_present(e.t[p]) || !taken_[p]) {
 			report(property::batch_or, p, fmt::format("{} left #{} mapped", describe(e.c), p));
 			break;
 		}
@@ -427,8 +435,8 @@ void checker::judge_no_loss(const ended_call& e, const std::vector<live_event>& 
 	run_or_.assign(n_ / geo_.cont_ptes + 1, -1);
 	auto ref_of = [&](std::size_t p) -> unsigned {
 		const std::uint64_t v = e.t[p];
-		if (!pte_valid(v) || !pte_cont(v))
-			return pte_valid(v) ? own_flags(v) : 0u;
+		if (!pte_valid_cont(v))
+			return pte_present(v) ? own_flags(v) : 0u;
 		int& cached = run_or_[p / geo_.cont_ptes];
 		if (cached < 0)
 			cached = static_cast<int>(ref_flags(e.t, geo_, p));
@@ -467,12 +475,12 @@ void checker::judge_per_call(const ended_call& e)
 		return;
 	// Only a report about an entry with something pending can miss it.
 	for (std::size_t p = e.first; p < e.last; p++)
-		if (pte_valid(q_[p]) && (ledger_.required(p) & e.reportable)) {
+		if (pte_present(q_[p]) && (ledger_.required(p) & e.reportable)) {
 			exercise(property::per_call);
 			break;
 		}
 	for (std::size_t p = e.first; p < e.last; p++) {
-		if (!pte_valid(q_[p]))
+		if (!pte_present(q_[p]))
 			continue;
 		const unsigned missing = ledger_.required(p) & e.reportable & ~e.reported;
 		if (!missing)
@@ -499,10 +507,10 @@ void checker::judge_precise(const ended_call& e)
 	if (e.young_only || !e.r.pte)
 		return;
 	const std::uint64_t before = q_[e.first], got = *e.r.pte;
-	if (!pte_valid(before) && got != before)
+	if (!pte_present(before) && got != before)
 		report(property::precise, e.first,
 		       fmt::format("{} on non-present #{} ({:#018x}) returned {:#018x}", describe(e.c), e.first, before, got));
-	if (pte_valid(before) && !pte_same_mapping(got, before))
+	if (pte_present(before) && !pte_same_mapping(got, before))
 		report(property::precise, e.first,
 		       fmt::format("{} returned {:#018x}, but #{} mapped {:#018x}", describe(e.c), got, e.first, before));
 }
@@ -515,7 +523,7 @@ void checker::judge_precise_flags(const ended_call& e)
 	for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY}) {
 		if (!(e.reported & flag))
 			continue;
-		if (!pte_valid(q_[e.first])) {
+		if (!pte_present(q_[e.first])) {
 			report(property::precise, e.first,
 			       fmt::format("{} read non-present #{} ({:#018x}) as {}", describe(e.c), e.first, q_[e.first],
 					   flag_name(flag)));
@@ -567,7 +575,7 @@ std::string checker::consumed_flag_cause(const ended_call& e, unsigned flag) con
 	}
 	std::string held;
 	for (std::size_t k = 0; k < n_; k++)
-		if (pte_valid(q_[k]) && folio_of_page(q_, k) == folio && (own_flags(q_[k]) & flag))
+		if (pte_present(q_[k]) && folio_of_page(q_, k) == folio && (own_flags(q_[k]) & flag))
 			held += fmt::format("{}#{}", held.empty() ? "" : ", ", k);
 	if (page == n_)
 		return held.empty() ? "" : fmt::format(" ({} held it)", held);
@@ -597,7 +605,7 @@ void checker::judge_isolation(const ended_call& e)
 		if (e.range.has(k))
 			continue;
 		const std::uint64_t b = q_[k], a = e.t[k];
-		const bool ok = pte_valid(b) ? pte_valid(a) && pte_same_mapping(b, a) : b == a;
+		const bool ok = pte_present(b) ? pte_present(a) && pte_same_mapping(b, a) : b == a;
 		if (!ok) {
 			report(property::isolation, k,
 			       fmt::format("{} changed #{} outside its range: {:#018x} -> {:#018x}", describe(e.c), k, b, a));
@@ -700,11 +708,11 @@ void checker::judge_lockless(const call& c, const call_result& r)
 		return;
 	const std::uint64_t got = r.pte.value_or(0);
 	// Only a read that could meet a mapping can tear.
-	if (std::any_of(it->seen.begin(), it->seen.end(), [](std::uint64_t v) { return pte_valid(v); }))
+	if (std::any_of(it->seen.begin(), it->seen.end(), [](std::uint64_t v) { return pte_present(v); }))
 		exercise(property::lockless);
 	bool ok = false;
 	for (std::uint64_t v : it->seen)
-		ok = ok || (pte_valid(v) ? pte_valid(got) && pte_same_mapping(v, got) : v == got);
+		ok = ok || (pte_present(v) ? pte_present(got) && pte_same_mapping(v, got) : v == got);
 	if (!ok)
 		report(property::lockless, c.index,
 		       fmt::format("ptep_get_lockless(#{}) returned {:#018x}, which #{} never held during the call",
@@ -714,8 +722,8 @@ void checker::judge_lockless(const call& c, const call_result& r)
 	// in the value, as in any single moment of the table.
 	// (A value that reads none or non-present owes no flags: it matched
 	// a moment without a mapping, judged just above.)
-	const unsigned owed = pte_valid(got) ? it->pending_at_begin & ledger_.required(c.index) : 0u;
-	const unsigned got_flags = pte_valid(got) ? own_flags(got) : 0u;
+	const unsigned owed = pte_present(got) ? it->pending_at_begin & ledger_.required(c.index) : 0u;
+	const unsigned got_flags = pte_present(got) ? own_flags(got) : 0u;
 	if (ok && (owed & ~got_flags))
 		report(property::lockless, c.index,
 		       fmt::format("ptep_get_lockless(#{}) returned {}, but {} was pending for #{} throughout the call",

@@ -110,6 +110,12 @@ private:
 	long folio_of_page(const table_t& t, std::size_t p) const;
 	page_set unit(const table_t& t, std::size_t page, bool cont, long folio) const;
 	bool run_folded(const table_t& t, std::size_t run_first) const;
+	// Whether a consuming call may widen to entry k of the run at
+	// run_first: k maps a page of `folio`, and the run is folded or k is
+	// a PROT_NONE entry with CONT (contpte_set_ptes sets CONT only on a
+	// whole run of one folio, and zap may clear part of such a run, since
+	// only a valid run is unfolded first).
+	bool widens_to(const table_t& t, std::size_t run_first, std::size_t k, long folio) const;
 	void report(property p, std::size_t page, std::string msg);
 	void exercise(property p) { exercised_[static_cast<std::size_t>(p)]++; }
 	bool seen(property p) const { return seen_[static_cast<std::size_t>(p)]; }

@@ -74,8 +74,10 @@ void event_ledger::add_live(live_event ev)
 
 bool event_ledger::discharges(const settlement& s, unsigned flag, const page_set& pages)
 {
-	if (s.sem.hands_off && (s.reported & flag) && pages.intersects(s.range))
-		return true;	// handed off to the caller
+	// Handed off to the caller, who acts per folio: a report covers the
+	// pages its consumption widened to as well.
+	if (s.sem.hands_off && (s.reported & flag) && pages.intersects(s.reach))
+		return true;
 	return !s.sem.reports && (s.consumed & flag) && pages.intersects(s.reach);	// consumed
 }
 

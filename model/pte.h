@@ -50,8 +50,16 @@ template <class W> inline W pte_clear_bits(const W& p, std::uint64_t mask) { ret
 
 template <class W> inline boolean_of<W> pte_none(const W& p) { return !word_ops<W>::nonzero(p); }
 template <class W> inline boolean_of<W> pte_valid(const W& p) { return pte_any(p, PTE_VALID); }
-// No PROT_NONE in the model: present and valid coincide.
-template <class W> inline boolean_of<W> pte_present(const W& p) { return pte_valid(p); }
+// PROT_NONE: an entry present to core-mm (it maps its page, keeps its pfn,
+// access and dirty) but invalid to hardware, which never walks it and never
+// updates it.  arm64 marks it with NG while VALID is clear; no swap entry or
+// marker sets bit 11.
+inline constexpr std::uint64_t PTE_PRESENT_INVALID = PTE_NG;
+template <class W> inline boolean_of<W> pte_present_invalid(const W& p)
+{
+	return word_ops<W>::equal(p & lit_like(p, PTE_VALID | PTE_PRESENT_INVALID), lit_like(p, PTE_PRESENT_INVALID));
+}
+template <class W> inline boolean_of<W> pte_present(const W& p) { return pte_valid(p) || pte_present_invalid(p); }
 template <class W> inline boolean_of<W> pte_cont(const W& p) { return pte_any(p, PTE_CONT); }
 template <class W> inline boolean_of<W> pte_valid_cont(const W& p) { return pte_valid(p) && pte_cont(p); }
 template <class W> inline boolean_of<W> pte_young(const W& p) { return pte_any(p, PTE_AF); }
@@ -92,6 +100,24 @@ template <class W> inline W pte_wrprotect(const W& p)
 {
 	W q = select<W>(pte_hw_dirty(p), pte_set(p, PTE_DIRTY), p);
 	return pte_set(pte_clear_bits(q, PTE_WRITE), PTE_RDONLY);
+}
+
+// The bits a protection change replaces (arm64's pte_modify mask): the
+// permissions, validity and PRESENT_INVALID, and the memory type (AttrIndx,
+// bits 4:2).  Address, access/dirty, CONT, shareability and the software
+// bits stay.
+inline constexpr std::uint64_t PTE_ATTRINDX_MASK = bit(2) | bit(3) | bit(4);
+inline constexpr std::uint64_t PTE_MODIFY_MASK = PTE_USER | PTE_PXN | PTE_UXN | PTE_RDONLY | PTE_NG | PTE_VALID |
+						 PTE_WRITE | PTE_ATTRINDX_MASK;
+
+// The entry with newprot's permissions: hw-dirty is moved into the software
+// bit first (the new RDONLY would erase it), and a dirty entry that ends up
+// writable is made hw-dirty again.
+template <class W> inline W pte_modify(const W& p, std::uint64_t newprot)
+{
+	W q = select<W>(pte_hw_dirty(p), pte_set(p, PTE_DIRTY), p);
+	q = pte_set(pte_clear_bits(q, PTE_MODIFY_MASK), newprot & PTE_MODIFY_MASK);
+	return select<W>(pte_sw_dirty(q), pte_mkdirty(q), q);
 }
 
 template <class W> inline W pte_pgprot(const W& p, const geometry& g) { return p & lit_like(p, ~g.addr_mask()); }

@@ -12,9 +12,11 @@ char ruler_char(std::uint64_t pte)
 {
 	if (pte_none(pte))
 		return '.';
-	if (!pte_valid(pte))
+	if (!pte_present(pte))
 		return 's';
-	const char c = pte_young(pte) ? (pte_dirty(pte) ? 'b' : 'y') : (pte_dirty(pte) ? 'd' : 'o');
+	const bool none = !pte_valid(pte);	// PROT_NONE: its own letters
+	const char c = pte_young(pte) ? (pte_dirty(pte) ? (none ? 'x' : 'b') : (none ? 'r' : 'y'))
+				      : (pte_dirty(pte) ? (none ? 'w' : 'd') : (none ? 'n' : 'o'));
 	return pte_cont(pte) ? static_cast<char>(c - 'a' + 'A') : c;
 }
 
@@ -52,7 +54,8 @@ std::string_view ruler_legend()
 	return "one character per entry, '|' between runs (CONT_PTES entries each)\n"
 	       "  .  none          s  non-present (swap entry or marker)\n"
 	       "  o  old + clean   y  young   d  dirty   b  young + dirty   (the entry's own bits)\n"
-	       "  O  Y  D  B       the same with CONT set\n";
+	       "  n  r  w  x       the same for a PROT_NONE entry (present, not valid: no access)\n"
+	       "  O  Y  D  B       the same with CONT set (N R W X for PROT_NONE)\n";
 }
 
 std::string table_ruler(std::string_view label, const std::vector<std::uint64_t>& t, const geometry& geo,

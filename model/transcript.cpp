@@ -11,11 +11,13 @@ std::string flags_text(std::uint64_t pte)
 {
 	if (pte_none(pte))
 		return "none";
-	if (!pte_valid(pte))
+	if (!pte_present(pte))
 		return "non-present";
 	// The checker's words for a set of flags, so a verdict's message and
 	// the history under it name a state alike.
-	const std::string s = flag_name((pte_young(pte) ? FLAG_YOUNG : 0u) | (pte_dirty(pte) ? FLAG_DIRTY : 0u));
+	std::string s = flag_name((pte_young(pte) ? FLAG_YOUNG : 0u) | (pte_dirty(pte) ? FLAG_DIRTY : 0u));
+	if (!pte_valid(pte))
+		s += ", PROT_NONE";
 	return pte_cont(pte) ? s + ", cont" : s;
 }
 

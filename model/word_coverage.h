@@ -120,14 +120,15 @@ private:
 	std::uint64_t present_ = 0, non_present_ = 0;
 };
 
-// Feeds a word_coverage from a machine's steps: the values of set_ptes and
-// ptep_set_access_flags, and what the strategy's primitives read.
+// Feeds a word_coverage from a machine's steps: the values of set_ptes,
+// modify_prot_commit_ptes and ptep_set_access_flags, and what the strategy's primitives read.
 class word_coverage_observer final : public observer {
 public:
 	word_coverage_observer(word_coverage& w, const geometry& g) : w_(w), g_(g) {}
 	void on_call_begin(const call& c, const table_t&) override
 	{
-		if (c.kind == call_kind::set_ptes || c.kind == call_kind::ptep_set_access_flags)
+		if (c.kind == call_kind::set_ptes || c.kind == call_kind::modify_prot_commit_ptes ||
+		    c.kind == call_kind::ptep_set_access_flags)
 			w_.record(c.pte, c.index, g_);
 	}
 	void on_primitive(const primitive_step& p, const table_t&) override

@@ -335,6 +335,53 @@ struct reclaim_cmd final : command {
 	}
 };
 
+// mprotect over a range (change_pte_range): to read-only, read-write or
+// PROT_NONE, one transaction per folio batch of present entries.  The
+// range's edges often fall inside runs, so batches start and end there;
+// PROT_NONE and back is how entries that are present but not valid arise.
+struct mprotect_cmd final : command {
+	enum class to { read, read_write, none };
+	std::size_t first = 0, last = 0;
+	to prot = to::read;
+	explicit mprotect_cmd(const world_model& m)
+	{
+		std::tie(first, last) = *gen::edge_range(*m.layout);
+		prot = static_cast<to>(*gen::uniform<int>(0, 3));
+		hw = *gen::hw_plan(*m.layout, 3 * (last - first) + 1, first, last);
+		pick_cut(m);
+	}
+	// A VMA's protection for user memory, never executable: readable, and
+	// writable-clean when writable (hardware marks dirty); PROT_NONE is
+	// arm64's PAGE_NONE: not valid, PRESENT_INVALID, no user access.
+	std::uint64_t newprot() const
+	{
+		const std::uint64_t base = PTE_TYPE | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY;
+		switch (prot) {
+		case to::read: return base | PTE_VALID | PTE_USER;
+		case to::read_write: return base | PTE_VALID | PTE_USER | PTE_WRITE;
+		case to::none: return base | PTE_PRESENT_INVALID;
+		}
+		return 0;
+	}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = first; p < last; p++)
+			m.writable[p] = m.vma_writable[p] = prot == to::read_write;
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		RC_CLASSIFY(prot == to::none, "mprotect PROT_NONE");
+		h.mprotect(first, last, newprot());
+	}
+	std::string what() const override
+	{
+		static const char* names[] = {"PROT_READ", "PROT_READ|PROT_WRITE", "PROT_NONE"};
+		return fmt::format("mprotect #{}..#{} {}{}", first, last - 1, names[static_cast<int>(prot)],
+				   cut ? fmt::format(" (batches cut at {})", cut) : "");
+	}
+};
+
 struct access_fault_cmd final : command {
 	std::size_t page = 0;
 	bool write = false;
@@ -509,6 +556,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 		{2, make<madv_free_cmd>(m)},
 		{2, make<reclaim_cmd>(m)},
 		{2, make<access_fault_cmd>(m)},
+		{m.mprotect ? 2u : 0u, make<mprotect_cmd>(m)},
 		{2, make<swap_out_cmd>(m)},
 		{2, make<lockless_cmd>(m)},
 		{1, make<idle_cmd>(m)},

@@ -274,6 +274,11 @@ void harness::reclaim(std::size_t first, std::size_t last, bool flush, bool batc
 	     [&] { mm::folio_referenced_one(*this, memory(), first, last, {flush, batched, batch_limit_}, *caller_); });
 }
 
+void harness::mprotect(std::size_t first, std::size_t last, std::uint64_t newprot)
+{
+	mm::change_pte_range(*this, memory(), first, last, newprot, batch_limit_);
+}
+
 void harness::access_fault(std::size_t page, bool write, bool reuse) { mm::access_fault(*this, page, write, reuse); }
 
 void harness::swap_out(std::size_t page, std::uint64_t swp) { mm::swap_out(*this, page, swp); }

@@ -216,6 +216,8 @@ public:
 	// per folio batch with `batched`, otherwise an entry at a time.
 	void reclaim(std::size_t first, std::size_t last, bool flush, bool batched);
 	void access_fault(std::size_t page, bool write, bool reuse = false);
+	// change_pte_range over [first, last) to the protection `newprot`.
+	void mprotect(std::size_t first, std::size_t last, std::uint64_t newprot);
 	void swap_out(std::size_t page, std::uint64_t swp);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
 	// starting at the reader's gap `at_gap` and making `stride` primitives

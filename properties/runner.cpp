@@ -66,7 +66,8 @@ bool property_applicable(const strategy& s, property p)
 	if (!has(call_kind::set_ptes) || !has(call_kind::ptep_get))
 		return false;
 	switch (p) {
-	case property::batch_or: return has(call_kind::get_and_clear_full_ptes);
+	case property::batch_or:
+		return has(call_kind::get_and_clear_full_ptes) || has(call_kind::modify_prot_start_ptes);
 	case property::lockless: return has(call_kind::ptep_get_lockless);
 	case property::progress: return has(call_kind::ptep_set_access_flags);
 	default:
@@ -135,6 +136,7 @@ world_model first_model(const world_layout& w, const run_options& o)
 	m.interleave_lockless = o.interleave_lockless;
 	m.fault_around = o.fault_around;
 	m.batch_young = o.batch_young;
+	m.mprotect = o.mprotect;
 	return m;
 }
 
@@ -265,11 +267,10 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	ce.v = v;
 	ce.breach = breach;
 	const bool other_caller = o.caller && o.caller != &mm::core_mm();
-	ce.reproduce = fmt::format("ptespec{} test --strategy {} --property {} --granule {}{}{} --seed {} --cases {}{}",
+	ce.reproduce = fmt::format("ptespec{} test --strategy {} --property {} --granule {}{}{} --seed {} --cases {}{}{}",
 				   loading_flag(s.info()), s.info().name, to_string(p), to_string(o.gran),
 				   hardware_flag(o.hw), other_caller ? " --caller " + o.caller->info().name : "",
-				   o.seed, o.cases,
-				   o.adversarial ? " --adversarial" : "");
+				   o.seed, o.cases, o.adversarial ? " --adversarial" : "", o.mprotect ? " --mprotect" : "");
 	return ce;
 }
 

@@ -46,6 +46,10 @@ struct run_options {
 	bool batch_young = true;	// off: reclaim makes the one-entry young calls only (control tests)
 	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
 	bool caller_rules = true;	// off: no caller rule is checked (control tests: what the rules protect)
+	// The mprotect caller (change_pte_range, to read-only, read-write or
+	// PROT_NONE) among the commands: off by default until mainline holds
+	// under it (`ptespec test --mprotect`).
+	bool mprotect = false;
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
 };

@@ -68,6 +68,7 @@ struct world_model {
 	bool interleave_lockless = true;	// a racing writer may run primitive by primitive
 	bool fault_around = true;	// read faults map every none entry of a run, folio by folio
 	bool batch_young = true;	// reclaim clears young a folio batch per call, not an entry
+	bool mprotect = false;	// mprotect changes protections (modify_prot_start_ptes / commit)
 
 	std::size_t count(page_state s) const;
 	static world_model empty(const world_layout& w, bool adversarial);

@@ -372,6 +372,67 @@ static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
 #define PTESPEC_FLUSH_YOUNG_PTES_ORIGIN "ptespec"
 #endif
 
+#ifdef modify_prot_start_ptes
+/*
+ * mmu.c: mprotect's transaction over a folio batch.  Start takes the batch
+ * out as get_and_clear_ptes does (a batched get-and-clear without full: the
+ * tree's own, or core-mm's loop for a tree without it) and returns the first
+ * entry with the batch's young and dirty; commit writes the new value with
+ * the tree's set_ptes.  The model's CPU has no Cortex-A510 erratum 2645198,
+ * so start flushes nothing.
+ */
+pte_t modify_prot_start_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, unsigned int nr)
+{
+	return __pte(k_get_and_clear_full_ptes((size_t)(ptep - ptep_of(0)), nr, 0));
+}
+
+void modify_prot_commit_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, pte_t old_pte, pte_t pte,
+			     unsigned int nr)
+{
+	set_ptes(vma->vm_mm, addr, ptep, pte, nr);
+}
+
+static u64 k_modify_prot_start_ptes(size_t i, unsigned int nr)
+{
+	return pte_val(modify_prot_start_ptes(&user_vma, addr_of(i), ptep_of(i), nr));
+}
+
+static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
+{
+	modify_prot_commit_ptes(&user_vma, addr_of(i), ptep_of(i), __pte(0), __pte(pte), nr);
+}
+#define PTESPEC_MODIFY_PROT_ORIGIN "ptespec (mmu.c's, over get_and_clear_full_ptes and the tree's set_ptes)"
+#else
+/*
+ * Core-mm's generic definitions: ptep_modify_prot_start, which is
+ * ptep_get_and_clear, on each entry, the flags ORed into the first value;
+ * ptep_modify_prot_commit, a set_pte_at, on each entry.
+ */
+static u64 k_modify_prot_start_ptes(size_t i, unsigned int nr)
+{
+	pte_t pte = __pte(k_ptep_get_and_clear(i)), tmp;
+	unsigned int k;
+
+	for (k = 1; k < nr; k++) {
+		tmp = __pte(k_ptep_get_and_clear(i + k));
+		if (pte_young(tmp))
+			pte = pte_mkyoung(pte);
+		if (pte_dirty(tmp))
+			pte = pte_mkdirty(pte);
+	}
+	return pte_val(pte);
+}
+
+static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr; k++)
+		k_set_ptes(i + k, pte_val(pte_advance_pfn(__pte(pte), k)), 1);
+}
+#define PTESPEC_MODIFY_PROT_ORIGIN "ptespec"
+#endif
+
 #ifdef wrprotect_ptes
 static void k_wrprotect_ptes(size_t i, unsigned int nr)
 {
@@ -429,6 +490,7 @@ static const struct ptespec_function_origin origins[] = {
 	{ "ptep_clear_flush_young", "tree" },
 	{ "test_and_clear_young_ptes", PTESPEC_TEST_YOUNG_PTES_ORIGIN },
 	{ "clear_flush_young_ptes", PTESPEC_FLUSH_YOUNG_PTES_ORIGIN },
+	{ "modify_prot_start_ptes, modify_prot_commit_ptes", PTESPEC_MODIFY_PROT_ORIGIN },
 #ifdef wrprotect_ptes
 	{ "wrprotect_ptes", "tree" },
 #endif
@@ -479,6 +541,8 @@ __attribute__((visibility("default"))) const struct ptespec_kernel_module *ptesp
 			.contpte_try_unfold = k_contpte_try_unfold,
 			.test_and_clear_young_ptes = k_test_and_clear_young_ptes,
 			.clear_flush_young_ptes = k_clear_flush_young_ptes,
+			.modify_prot_start_ptes = k_modify_prot_start_ptes,
+			.modify_prot_commit_ptes = k_modify_prot_commit_ptes,
 		},
 		.origins = origins,
 		.nr_origins = sizeof(origins) / sizeof(origins[0]),

@@ -96,7 +96,7 @@ std::vector<call> program(const world_layout& w, std::uint64_t seed)
 		const std::size_t i = below(n);
 		const std::size_t run = i - i % cont;
 		const std::size_t nr = 1 + below(std::min<std::size_t>(n - i, 2 * cont));
-		switch (below(17)) {
+		switch (below(18)) {
 		case 0: case 1:
 			c = {call_kind::set_ptes, run, cont, false, pte_at(run)};
 			break;
@@ -119,7 +119,12 @@ std::vector<call> program(const world_layout& w, std::uint64_t seed)
 		case 13: c = {call_kind::contpte_try_fold, i}; break;
 		case 14: c = {call_kind::contpte_try_unfold, i}; break;
 		case 15: c = {call_kind::test_and_clear_young_ptes, i, nr}; break;
-		default: c = {call_kind::clear_flush_young_ptes, i, nr}; break;
+		case 16: c = {call_kind::clear_flush_young_ptes, i, nr}; break;
+		default:
+			// mprotect's pair: the commit writes over what its start cleared.
+			calls.push_back({call_kind::modify_prot_start_ptes, i, nr});
+			c = {call_kind::modify_prot_commit_ptes, i, nr, false, pte_at(i)};
+			break;
 		}
 		calls.push_back(c);
 	}

@@ -198,5 +198,91 @@ TEST(callers, the_planned_exit_of_a_folded_run_is_the_call_sequence_the_strategy
 	EXPECT_EQ(ruler(m.table()), "|OOOOOOOOOOOOOOOO|");
 }
 
+// mprotect over a folded run whose dirty sits in one entry: one
+// transaction for the run, and every new entry keeps the run's dirty.
+//   |OOOODOOOOOOOOOOO| -> read-only -> |DDDDDDDDDDDDDDDD|
+TEST(callers, mprotect_takes_a_folded_run_out_in_one_transaction_and_keeps_its_dirty)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	mark(m, 4, false, true);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, CONT, PROT_RO);
+	const std::uint64_t want = pte_modify(cont(dirty(page(0x100))), PROT_RO);
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "modify_prot_start_ptes(#0, nr=16)",
+				describe({call_kind::modify_prot_commit_ptes, 0, CONT, false, want, 0}),
+				"flush #0+16"}));
+	EXPECT_EQ(ruler(m.table()), "|DDDDDDDDDDDDDDDD|");
+	for (std::size_t k = 0; k < CONT; k++)
+		EXPECT_FALSE(pte_write(m.table()[k])) << k;
+}
+
+// A range that ends inside a folded run: the batch stops at the range's
+// end, and the run is unfolded so its halves may differ.
+TEST(callers, mprotect_of_part_of_a_run_batches_up_to_the_range_end)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, 6, PROT_RO);
+	ASSERT_EQ(s.log.size(), 4u);
+	EXPECT_EQ(s.log[1], "modify_prot_start_ptes(#0, nr=6)");
+	EXPECT_EQ(ruler(m.table()), "|oooooooooooooooo|");
+	EXPECT_FALSE(pte_write(m.table()[5]));
+	EXPECT_TRUE(pte_write(m.table()[6]));
+}
+
+// Swap entries are passed over; with nothing present nothing is flushed.
+TEST(callers, mprotect_passes_over_swap_entries)
+{
+	machine m = make_machine(1);
+	m.poke(0, SWP_ALIAS);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, 2, PROT_RO);
+	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "ptep_get(#1)"}));
+}
+
+// arm64's PAGE_NONE: not valid, PRESENT_INVALID, no user access.
+constexpr std::uint64_t PROT_NONE_PROT = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
+
+// mprotect(PROT_NONE) of a folded run with young in #3, then back: the
+// PROT_NONE entries stay present with the run's young in each (CONT too, as
+// contpte_set_ptes sets it); back to read-write, the batch is the whole
+// run again (read entry by entry: pte_batch_hint trusts valid CONT only).
+//   |OOOYOOOOOOOOOOOO| -> |RRRRRRRRRRRRRRRR| -> |YYYYYYYYYYYYYYYY|
+TEST(callers, mprotect_to_prot_none_and_back_keeps_the_runs_young_in_every_entry)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	mark(m, 3, true, false);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, CONT, PROT_NONE_PROT);
+	EXPECT_EQ(ruler(m.table()), "|RRRRRRRRRRRRRRRR|");
+	for (std::size_t k = 0; k < CONT; k++)
+		EXPECT_TRUE(pte_present(m.table()[k]) && !pte_valid(m.table()[k])) << k;
+	s.log.clear();
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, CONT, PROT_RW);
+	ASSERT_EQ(s.log.size(), CONT + 3);
+	EXPECT_EQ(s.log[CONT], "modify_prot_start_ptes(#0, nr=16)");
+	EXPECT_EQ(ruler(m.table()), "|YYYYYYYYYYYYYYYY|");
+}
+
+// munmap of a PROT_NONE range: zap takes the entries as present, one
+// batch, and the batch returns the dirty one of them holds.
+TEST(callers, zap_clears_prot_none_entries_as_a_present_batch)
+{
+	machine m = make_machine(1);
+	map(m, 0, 4, 0x100);
+	mark(m, 2, false, true);
+	recording_sink s(m);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, 4, PROT_NONE_PROT);
+	EXPECT_EQ(ruler(m.table()), "|wwww............|");
+	s.log.clear();
+	mm::zap_pte_range(s, {geo4k, m.folios()}, 0, 4, {});
+	ASSERT_EQ(s.log.size(), 6u);
+	EXPECT_EQ(s.log[4], "get_and_clear_full_ptes(#0, nr=4, full=0)");
+	EXPECT_EQ(ruler(m.table()), "|................|");
+}
+
 } // namespace
 } // namespace ptespec::test

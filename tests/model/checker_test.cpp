@@ -1222,4 +1222,73 @@ TEST(checker_widening, test_and_clear_young_reporting_a_racing_access_hands_it_o
 	EXPECT_EQ(flagged(ck), names{});
 }
 
+// ---- mprotect's transaction and PROT_NONE entries ----
+
+call modify_prot_start_ptes(std::size_t i, std::size_t nr) { return mk(call_kind::modify_prot_start_ptes, i, nr); }
+call modify_prot_commit_ptes(std::size_t i, std::uint64_t pte, std::size_t nr)
+{
+	call c = mk(call_kind::modify_prot_commit_ptes, i, nr);
+	c.pte = pte;
+	return c;
+}
+
+// PROT_NONE for entry i: not valid, PRESENT_INVALID, its pfn kept.
+std::uint64_t prot_none(std::uint64_t v) { return pte_modify(v, PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY); }
+
+// |C . . . B . ...|  mprotect(PROT_NONE) of the folded run: start returns
+// #0 with the run's young and dirty, commit writes them into every entry
+// (CONT kept, as contpte_set_ptes sets it); a later ptep_get of #9 reads
+// them from #9's own PROT_NONE entry, which hardware never updates.
+TEST(checker_prot_none, a_transaction_that_carries_the_runs_dirty_into_prot_none_is_quiet)
+{
+	hist h(table({0}));
+	h.hw_write(4, 4);
+	const std::uint64_t none = prot_none(both(page(0, true)));
+	h.begin(modify_prot_start_ptes(0, RUN));
+	for (std::size_t i = 0; i < RUN; i++)
+		h.xchg(i);
+	h.ret(both(page(0, true)));
+	h.begin(modify_prot_commit_ptes(0, none, RUN));
+	for (std::size_t i = 0; i < RUN; i++)
+		h.write(i, pte_advance_pfn(none, i, geo4k));
+	h.end();
+	h.tlbi(0, RUN);
+	h.begin(ptep_get(9)).read(9).ret(h.at(9));
+	const checker ck = h.check();
+	EXPECT_EQ(flagged(ck), names{});
+	EXPECT_GT(ck.exercised(property::batch_or), 0u);
+	EXPECT_TRUE(pte_present(h.at(9)) && !pte_valid(h.at(9)) && pte_cont(h.at(9)) && pte_dirty(h.at(9)));
+}
+
+// The same, but start returns #0 as it was: the dirty recorded in #4 is
+// neither returned nor left anywhere.
+TEST(checker_prot_none, a_start_returning_its_first_entry_fails_batch_or)
+{
+	hist h(table({0}));
+	h.hw_write(4, 4);
+	h.begin(modify_prot_start_ptes(0, RUN));
+	for (std::size_t i = 0; i < RUN; i++)
+		h.xchg(i);
+	h.ret(page(0, true));
+	const checker ck = h.check();
+	expect_violation(ck, property::batch_or, 0, "dirty");
+}
+
+// | n n w n ...|  munmap of a PROT_NONE range whose #2 is dirty: the batch
+// must return the dirty, though no entry of it is valid.
+TEST(checker_prot_none, a_batch_dropping_a_prot_none_entrys_dirty_fails_batch_or)
+{
+	std::vector<std::uint64_t> t = table({});
+	for (std::size_t i = 0; i < 4; i++)
+		t[i] = prot_none(i == 2 ? dirty(page(i)) : page(i));
+	hist h(t);
+	h.begin(get_and_clear_full_ptes(0, 4, false));
+	for (std::size_t i = 0; i < 4; i++)
+		h.xchg(i);
+	h.ret(prot_none(page(0)));
+	const checker ck = h.check();
+	expect_violation(ck, property::batch_or, 0, "dirty");
+	expect_violation(ck, property::per_call, 2, "dirty");
+}
+
 } // namespace

@@ -261,6 +261,62 @@ struct young_ptes_first_entry_fast_path : mainline_ops<M, young_ptes_first_entry
 	}
 };
 
+// mprotect's start takes the batch out entry by entry and returns the
+// first entry as it was: the caller gives the whole batch one protection,
+// so one value looks like enough.  But the batch's access and dirty may
+// sit in any of its entries (any entry of a folded run): a write recorded
+// elsewhere is handed to nobody, and the commit writes the pages back
+// clean: batch-or.  Only the mprotect caller makes the call.
+template <class M>
+struct prot_start_first_entry_only : mainline_ops<M, prot_start_first_entry_only<M>> {
+	using W = typename M::word;
+	W modify_prot_start_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		this->self().contpte_try_unfold_partial(m, i, nr);
+		const W first = this->self().__ptep_get_and_clear(m, i);
+		for (std::size_t k = 1; k < nr; k++)
+			this->self().__ptep_get_and_clear(m, i + k);
+		return first;
+	}
+};
+
+// mprotect's commit "leaves the hardware-controlled bits unmodified" by
+// keeping the access and dirty the table holds -- but start has just
+// cleared the table, so what start handed over (the batch's young and
+// dirty, in the value the caller passes) is dropped: a dirty page is
+// written back clean, no-loss.  Only the mprotect caller makes the call.
+template <class M>
+struct prot_commit_keeping_table_flags : mainline_ops<M, prot_commit_keeping_table_flags<M>> {
+	using W = typename M::word;
+	void modify_prot_commit_ptes(M& m, std::size_t i, W pte, std::size_t nr)
+	{
+		const W now = this->self().__ptep_get(m, i);
+		this->self().set_ptes(m, i, pte_or_flags(pte_mkold(pte_mkclean(pte)), now), nr);
+	}
+};
+
+// The batched get-and-clear ORs young and dirty from valid entries only,
+// taking a non-valid entry's AF and dirty bits for a swap entry's type and
+// offset (which they would be: the batch never meets a swap entry, so the
+// shortcut looks free).  But a PROT_NONE entry is present and not valid,
+// and it keeps the flags mprotect carried into it: munmap of a PROT_NONE
+// range, or mprotect back from it, returns the batch clean, and a dirty
+// page is freed as clean: batch-or.  Only PROT_NONE entries show it.
+template <class M>
+struct get_and_clear_valid_flags_only : mainline_ops<M, get_and_clear_valid_flags_only<M>> {
+	using W = typename M::word;
+	W __get_and_clear_full_ptes(M& m, std::size_t i, std::size_t nr, bool /*full*/)
+	{
+		const W first = this->self().__ptep_get_and_clear(m, i);
+		W pte = select<W>(pte_valid(first), first, pte_mkold(pte_mkclean(first)));
+		for (std::size_t k = 1; k < nr; k++) {
+			const W next = this->self().__ptep_get_and_clear(m, i + k);
+			pte = select<W>(pte_valid(next), pte_or_flags(pte, next), pte);
+		}
+		return pte;
+	}
+};
+
 // Fork write-protects a run it covers only in part by unfolding it, then
 // write-protecting the covered entries one by one; this one saves the
 // second pass by repainting the covered entries read-only in the unfold
@@ -562,6 +618,60 @@ TEST(negative_control, batch_past_folio_without_the_rule_check_breaks_mainline_s
 	ASSERT_EQ(r.v, verdict::fails);
 	EXPECT_EQ(r.ce.v.prop, property::precise) << format_counterexample(r);
 	EXPECT_FALSE(r.ce.breach.has_value());
+}
+
+// A control of mprotect's transaction fails `p` at the default budget of
+// granule g, and holds at the same seed and budget without the mprotect
+// caller.
+template <template <class> class S>
+void expect_caught_only_by_mprotect(const char* name, property p, granule g)
+{
+	auto s = make_strategy<S>(name, "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.gran = g;
+	o.cases = default_cases(g, p);
+	o.mprotect = true;
+	const property_result r = run_property(*s, p, o);
+	ASSERT_EQ(r.v, verdict::fails) << name << " should fail " << to_string(p);
+	EXPECT_EQ(r.ce.v.prop, p) << format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("modify_prot_"), std::string::npos) << format_counterexample(r);
+	o.mprotect = false;
+	const property_result apart = run_property(*s, p, o);
+	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+}
+
+TEST(negative_control, a_prot_start_returning_its_first_entry_fails_batch_or_only_under_mprotect)
+{
+	expect_caught_only_by_mprotect<prot_start_first_entry_only>("prot-start-first-entry", property::batch_or,
+								    granule::k4);
+}
+
+TEST(negative_control, a_prot_commit_keeping_the_tables_flags_fails_no_loss_only_under_mprotect)
+{
+	expect_caught_only_by_mprotect<prot_commit_keeping_table_flags>("prot-commit-table-flags", property::no_loss,
+									granule::k4);
+}
+
+TEST(negative_control, a_batch_taking_flags_from_valid_entries_only_fails_batch_or_only_with_prot_none)
+{
+	auto s = make_strategy<get_and_clear_valid_flags_only>("valid-flags-only", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = default_cases(granule::k4, property::batch_or);
+	o.mprotect = true;
+	const property_result r = run_property(*s, property::batch_or, o);
+	ASSERT_EQ(r.v, verdict::fails) << "a batch dropping a PROT_NONE entry's flags should fail batch-or";
+	EXPECT_EQ(r.ce.v.prop, property::batch_or) << format_counterexample(r);
+	bool none = false;
+	for (const std::string& c : r.ce.commands)
+		none = none || c.find("PROT_NONE") != std::string::npos;
+	EXPECT_TRUE(none) << format_counterexample(r);
+	// Without mprotect no entry is ever present and not valid: the same
+	// seed and budget find nothing.
+	o.mprotect = false;
+	const property_result apart = run_property(*s, property::batch_or, o);
+	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
 }
 
 } // namespace

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTESPEC_KERNEL_ABI 2
+#define PTESPEC_KERNEL_ABI 3
 
 /* A pte pointer, an address and a struct page pointer as the tree sees them. */
 #define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
@@ -93,6 +93,8 @@ struct ptespec_kernel_calls {
 	void (*contpte_try_unfold)(size_t i);
 	int (*test_and_clear_young_ptes)(size_t i, unsigned int nr);
 	int (*clear_flush_young_ptes)(size_t i, unsigned int nr);
+	uint64_t (*modify_prot_start_ptes)(size_t i, unsigned int nr);
+	void (*modify_prot_commit_ptes)(size_t i, uint64_t pte, unsigned int nr);
 };
 
 /* Where a function the calls reach came from. */

@@ -569,6 +569,19 @@ static inline int ptep_set_access_flags(struct vm_area_struct *vma,
 
 #endif /* CONFIG_ARM64_CONTPTE */
 
+/*
+ * mprotect's transaction over a folio batch, left to mm/mmu.c: start takes
+ * the batch out and returns the first entry with the batch's access and
+ * dirty; commit writes the new entry over the batch.
+ */
+#define modify_prot_start_ptes modify_prot_start_ptes
+extern pte_t modify_prot_start_ptes(struct vm_area_struct *vma,
+				    unsigned long addr, pte_t *ptep,
+				    unsigned int nr);
+extern void modify_prot_commit_ptes(struct vm_area_struct *vma,
+				    unsigned long addr, pte_t *ptep,
+				    pte_t old_pte, pte_t pte, unsigned int nr);
+
 #endif /* !__ASSEMBLY__ */
 
 #endif /* __ASM_PGTABLE_H */
