@@ -1,8 +1,8 @@
 // Negative controls for the properties no thread variant breaks: each is
 // mainline with one realistic mistake, and the property suite must find it
 // by checking (the checker never sees a name).  Without these, precise,
-// well-formed, lockless and progress would have no failing case above the
-// checker's hand-written histories.  Where a control needs one dimension
+// well-formed, lockless, progress and permission would have no failing case
+// above the checker's hand-written histories.  Where a control needs one dimension
 // of the generators (attributes, aliasing swap entries, an interleaved
 // writer, folios off CONT alignment physically, fault-around over a run of
 // several folios), its test also shows the same budget misses it without
@@ -320,6 +320,22 @@ struct pte_same_ignoring_rdonly : mainline_ops<M, pte_same_ignoring_rdonly<M>> {
 	}
 };
 
+// Fork's wrprotect written as if folio_pte_batch never crossed a run: it
+// protects up to the end of the run holding the first entry and stops.  A
+// folio of several runs keeps its later runs writable in the parent, which
+// now shares those pages with the child: copy-on-write is broken.  Every
+// entry keeps its mapping, the runs stay whole and uniform, no flag is
+// lost -- only permission sees that fork asked for more than it got.
+template <class M>
+struct wrprotect_first_run_only : mainline_ops<M, wrprotect_first_run_only<M>> {
+	void contpte_wrprotect_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		const geometry& g = m.geo();
+		const std::size_t to_run_end = g.run_start(i) + g.cont_ptes - i;
+		mainline_ops<M, wrprotect_first_run_only<M>>::contpte_wrprotect_ptes(m, i, nr < to_run_end ? nr : to_run_end);
+	}
+};
+
 template <template <class> class S>
 void expect_caught(const char* name, property p)
 {
@@ -461,6 +477,11 @@ TEST(negative_control, a_pte_same_ignoring_rdonly_fails_progress_on_the_state_mp
 TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_progress)
 {
 	expect_caught<gathered_noop>("gathered-noop", property::progress);
+}
+
+TEST(negative_control, a_wrprotect_stopping_at_the_first_run_of_its_batch_fails_permission)
+{
+	expect_caught<wrprotect_first_run_only>("wrprotect-first-run-only", property::permission);
 }
 
 TEST(negative_control, set_ptes_taking_pfn_alignment_from_the_address_fails_only_in_a_shifted_world)
