@@ -3,10 +3,32 @@
 #include <fmt/format.h>
 
 #include "model/errors.h"
+#include "model/hardware.h"
 #include "model/pte.h"
 #include "properties/harness.h"
 
 namespace ptespec::explore {
+
+namespace {
+
+// Without hardware access/dirty management the first write to each page
+// faults unless the entry a walker reads for it is already young and
+// writable-dirty; core-mm's fault path (handle_pte_fault) resolves each
+// with ptep_set_access_flags.  Mainline's contpte_ptep_set_access_flags
+// updates the whole run for exactly this: one fault per run, not per page.
+std::uint64_t faults_writing_every_page(harness& h)
+{
+	std::uint64_t faults = 0;
+	for (std::size_t p = 0; p < h.layout().nr_entries; p++) {
+		if (!pte_valid(h.mach().table()[p]) || !walker_faults(h.mach().table()[p], hw_kind::write))
+			continue;
+		faults++;
+		h.access_fault(p, true);
+	}
+	return faults;
+}
+
+} // namespace
 
 cost_row measure(strategy& s, const cost_options& o)
 {
@@ -19,7 +41,13 @@ cost_row measure(strategy& s, const cost_options& o)
 		throw usage_error(fmt::format("{} folios: expected 1 to 65536", o.folios));
 	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios, o.hw);
 	harness h(s, w, std::nullopt, nullptr, true);
-	map_folios(h, pte_mkdirty(touched_prot));
+	std::uint64_t faults = 0;
+	if (o.hw.no_hafdbs) {
+		map_folios(h, pte_mkclean(pte_mkold(touched_prot)));
+		faults = faults_writing_every_page(h);
+	} else {
+		map_folios(h, pte_mkdirty(touched_prot));
+	}
 	// Only the workload counts, not the faults that set it up.
 	h.cost() = cost_counters{};
 	const std::uint64_t calls0 = h.calls();
@@ -44,7 +72,7 @@ cost_row measure(strategy& s, const cost_options& o)
 		h.madv_free(0, n);
 		break;
 	}
-	return {s.info().name, h.cost(), n, h.calls() - calls0};
+	return {s.info().name, h.cost(), n, h.calls() - calls0, faults};
 }
 
 double percent_over(const cost_row& row, const cost_row& baseline, const cost_profile& p)

@@ -31,6 +31,10 @@ struct cost_row {
 	cost_counters counts;	// the caller's walk, including zap's final flush
 	std::uint64_t pages = 0;
 	std::uint64_t calls = 0;
+	// Without hardware access/dirty management only: the faults the process
+	// takes writing each page once after its memory was mapped old and
+	// clean (each resolved by core-mm's fault path before the workload).
+	std::uint64_t faults = 0;
 };
 
 // Throws usage_error for a scenario the cost model lacks (dontneed: use

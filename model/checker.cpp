@@ -43,7 +43,7 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 
 checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial, hardware_options hw)
 	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial),
-	  ledger_(initial.size(), geo.cont_ptes), tlb_(hw), taken_(initial.size(), 0),
+	  ledger_(initial.size(), geo.cont_ptes), tlb_(hw), hafdbs_(!hw.no_hafdbs), taken_(initial.size(), 0),
 	  touched_mark_(initial.size(), 0), asked_(initial.size()), consumed_by_(initial.size())
 {
 	tlb_.reset(initial);
@@ -742,7 +742,12 @@ void checker::judge_lockless(const call& c, const call_result& r)
 }
 
 // progress: ptep_set_access_flags leaves the named entry itself granting
-// what was asked.
+// what was asked, to a walker that reads it alone.  With hardware
+// access/dirty management the walker sets AF itself and, through DBM,
+// clears RDONLY: a valid entry grants the access, a writable one the
+// write.  Without it (a CPU without HAFDBS, an SMMU without HTTU) the
+// walker faults on an entry without AF, or with RDONLY for a write, and
+// the fault comes back to this call: only the entry itself can end it.
 void checker::judge_progress(const ended_call& e)
 {
 	if (e.c.kind != call_kind::ptep_set_access_flags)
@@ -751,11 +756,12 @@ void checker::judge_progress(const ended_call& e)
 		exercise(property::progress);
 	const std::uint64_t v = e.t[e.first];
 	const bool want_write = pte_write(e.c.pte) && pte_dirty(e.c.pte);
-	const bool ok = pte_valid(v) && (!pte_young(e.c.pte) || pte_young(v)) && (!want_write || pte_hw_dirty(v));
+	const bool ok = hafdbs_ ? pte_valid(v) && (!want_write || pte_write(v))
+				: pte_valid(v) && (!pte_young(e.c.pte) || pte_young(v)) && (!want_write || pte_hw_dirty(v));
 	if (!ok)
 		report(property::progress, e.first,
-		       fmt::format("after {} #{} is {:#018x}: a walker reading it alone still faults", describe(e.c),
-				   e.first, v));
+		       fmt::format("after {} #{} is {:#018x}: a walker reading it alone still faults{}", describe(e.c),
+				   e.first, v, hafdbs_ ? "" : " (no hardware access/dirty management)"));
 }
 
 } // namespace ptespec

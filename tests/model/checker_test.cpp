@@ -111,7 +111,7 @@ public:
 	hist& hw(std::size_t pg, std::size_t landing, hw_kind kind = hw_kind::access)
 	{
 		std::vector<std::size_t> cand;
-		hw_candidates(t_, tlb_, geo4k, pg, kind, cand);
+		hw_candidates(t_, tlb_, geo4k, pg, kind, cand, h_.hw);
 		bool ok = false;
 		for (std::size_t c : cand)
 			ok = ok || c == landing;
@@ -999,17 +999,33 @@ TEST(checker_precise, a_report_mapping_another_page_fires)
 
 // ---------------------------------------------------------------- progress
 
-// | . . . . ...|  (no CONT) a write fault on writable-clean #3
-TEST(checker_progress, set_access_flags_leaving_the_entry_rdonly_fires)
+constexpr hardware_options no_hafdbs{false, true};
+
+// | . . . . ...|  (no CONT) a write fault on writable-clean #3 that sets
+// the software dirty bit only: the walker still sees RDONLY.  Without
+// hardware dirty management the write faults again; with it, DBM clears
+// RDONLY on the retry.
+hist leaving_rdonly(hardware_options hw)
 {
-	hist h(table({}));
+	hist h(table({}), hw);
 	const std::uint64_t want = both(page(3));
-	ASSERT_TRUE(pte_hw_dirty(want));
-	// Sets the software dirty bit only: the walker still sees RDONLY.
-	h.begin(ptep_set_access_flags(3, want, true)).cmpxchg(3, page(3) | PTE_AF | PTE_DIRTY).end(changed_answer(true));
-	const checker ck = h.check();
+	h.begin(ptep_set_access_flags(3, want, true)).cmpxchg(3, page(3) | PTE_AF | PTE_DIRTY);
+	return h.end(changed_answer(true));
+}
+
+TEST(checker_progress, set_access_flags_leaving_the_entry_rdonly_fires_without_hafdbs)
+{
+	ASSERT_TRUE(pte_hw_dirty(both(page(3))));
+	const checker ck = leaving_rdonly(no_hafdbs).check();
 	EXPECT_EQ(flagged(ck), names{"progress"});
-	expect_violation(ck, property::progress, 3, "faults");
+	expect_violation(ck, property::progress, 3, "no hardware access/dirty management");
+}
+
+TEST(checker_progress, set_access_flags_leaving_the_entry_rdonly_is_quiet_where_dbm_clears_it)
+{
+	const checker ck = leaving_rdonly({}).check();
+	EXPECT_EQ(flagged(ck), names{});
+	EXPECT_GT(ck.exercised(property::progress), 0u);
 }
 
 TEST(checker_progress, set_access_flags_leaving_the_entry_hw_dirty_and_young_is_quiet)
@@ -1025,9 +1041,9 @@ TEST(checker_progress, set_access_flags_leaving_the_entry_hw_dirty_and_young_is_
 
 // |C . . . ...|  the flags go into #0 of the folded run: gathering readers
 // see them, a walker that reads #3 alone does not.
-TEST(checker_progress, flags_stashed_in_another_entry_of_the_run_fire)
+TEST(checker_progress, flags_stashed_in_another_entry_of_the_run_fire_without_hafdbs)
 {
-	hist h(table({0, 1}));
+	hist h(table({0, 1}), no_hafdbs);
 	h.begin(ptep_set_access_flags(3, both(page(3, true)), true))
 		.cmpxchg(0, both(h.at(0)))
 		.end(changed_answer(true));
