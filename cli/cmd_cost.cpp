@@ -101,6 +101,8 @@ int run_cost(const cost_cli& c)
 					{"tlbi_all", r.counts.tlbi_all},
 					{"calls", r.calls},
 					{"percent_over_baseline", pct}});
+			if (o.hw.no_hafdbs)
+				list.back()["faults"] = r.faults;
 		}
 		nlohmann::json names = nlohmann::json::array();
 		for (const cost_profile& p : profiles)
@@ -131,6 +133,8 @@ int run_cost(const cost_cli& c)
 	const bool seed = o.scen == scenario::exit;
 	if (seed)
 		fmt::print("  {:>12}", "seed 1N/2N");
+	if (o.hw.no_hafdbs)
+		fmt::print("  {:>7}", "faults");
 	fmt::print("\n");
 	for (const cost_row& r : rows) {
 		fmt::print("{:<18} {:>8} {:>7} {:>8} {:>9} {:>10} {:>8}", r.strategy, r.counts.reads, r.counts.writes,
@@ -141,9 +145,14 @@ int run_cost(const cost_cli& c)
 			const auto f = thread_figure(r.strategy);
 			fmt::print("  {:>12}", f ? fmt::format("+{}%/+{}%", f->first, f->second) : "");
 		}
+		if (o.hw.no_hafdbs)
+			fmt::print("  {:>7}", r.faults);
 		fmt::print("\n");
 	}
 	fmt::print("\npercent: weighted cost over nocont (the kernel without contpte) under each profile\n");
+	if (o.hw.no_hafdbs)
+		fmt::print("faults: taken writing every page once after it was mapped old and clean, before the workload "
+			   "(no hardware access/dirty management)\n");
 	return exit_ok;
 }
 

@@ -3,10 +3,32 @@
 #include <fmt/format.h>
 
 #include "model/errors.h"
+#include "model/hardware.h"
 #include "model/pte.h"
 #include "properties/harness.h"
 
 namespace ptespec::explore {
+
+namespace {
+
+// Without hardware access/dirty management the first write to each page
+// faults unless the entry a walker reads for it is already young and
+// writable-dirty; core-mm's fault path (handle_pte_fault) resolves each
+// with ptep_set_access_flags.  Mainline's contpte_ptep_set_access_flags
+// updates the whole run for exactly this: one fault per run, not per page.
+std::uint64_t faults_writing_every_page(harness& h)
+{
+	std::uint64_t faults = 0;
+	for (std::size_t p = 0; p < h.layout().nr_entries; p++) {
+		if (!pte_valid(h.mach().table()[p]) || !walker_faults(h.mach().table()[p], hw_kind::write))
+			continue;
+		faults++;
+		h.access_fault(p, true);
+	}
+	return faults;
+}
+
+} // namespace
 
 cost_row measure(strategy& s, const cost_options& o)
 {
@@ -20,13 +42,19 @@ cost_row measure(strategy& s, const cost_options& o)
 	const world_layout w = scenario_layout(geometry::of(o.gran), o.folios, o.hw);
 	const mm::caller& via = o.caller ? *o.caller : mm::core_mm();
 	if (std::optional<mm::caller_breach> b = caller_preflight(s, w, o.scen, via, pte_mkdirty(touched_prot))) {
-		cost_row none{s.info().name, {}, w.nr_entries, 0, {}};
+		cost_row none{s.info().name, {}, w.nr_entries, 0, {}, 0};
 		none.breach = std::move(b);
 		return none;
 	}
 	harness h(s, w, std::nullopt, nullptr, true);
 	h.set_caller(via);
-	map_folios(h, pte_mkdirty(touched_prot));
+	std::uint64_t faults = 0;
+	if (o.hw.no_hafdbs) {
+		map_folios(h, pte_mkclean(pte_mkold(touched_prot)));
+		faults = faults_writing_every_page(h);
+	} else {
+		map_folios(h, pte_mkdirty(touched_prot));
+	}
 	// Only the workload counts, not the faults that set it up.
 	h.cost() = cost_counters{};
 	const std::uint64_t calls0 = h.calls();
@@ -51,7 +79,7 @@ cost_row measure(strategy& s, const cost_options& o)
 		h.madv_free(0, n);
 		break;
 	}
-	return {s.info().name, h.cost(), n, h.calls() - calls0, std::nullopt};
+	return {s.info().name, h.cost(), n, h.calls() - calls0, std::nullopt, faults};
 }
 
 double percent_over(const cost_row& row, const cost_row& baseline, const cost_profile& p)

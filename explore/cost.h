@@ -34,6 +34,10 @@ struct cost_row {
 	std::uint64_t calls = 0;
 	// The caller broke a caller rule (caller_preflight): nothing counted.
 	std::optional<mm::caller_breach> breach;
+	// Without hardware access/dirty management only: the faults the process
+	// takes writing each page once after its memory was mapped old and
+	// clean (each resolved by core-mm's fault path before the workload).
+	std::uint64_t faults = 0;
 };
 
 // Throws usage_error for a scenario the cost model lacks (dontneed: use

@@ -160,7 +160,8 @@ struct session {
 		h.flush = flush;
 		h.folio_of = folio_of;
 		h.warn = warn;
-		h.features[PTESPEC_FEATURE_HAFDBS] = 1;
+		// cpu_has_hw_af() answers what the machine models too.
+		h.features[PTESPEC_FEATURE_HAFDBS] = m.features().no_hafdbs ? 0 : 1;
 		// system_supports_bbml2_noabort() answers what the machine models.
 		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = m.features().bbml2_noabort ? 1 : 0;
 		return h;

@@ -144,6 +144,13 @@ private:
 	void check_run_shape(const table_t& t, std::size_t i, bool at_boundary);
 	void judge_lockless(const call& c, const call_result& r);
 	void judge_progress(const ended_call& e);
+	void judge_permission(const primitive_step& p, const table_t& t);
+	void judge_permission(const ended_call& e);
+	bool judge_run_permission(const table_t& t, std::size_t run, const std::string& when);
+	unsigned asks_after(const call& c, unsigned before) const;
+	void set_asks(const call& c, bool ended);
+	std::string grant_source(const table_t& t, std::size_t page, unsigned extra) const;
+	bool run_wide_in_tlb(std::size_t k) const;
 
 	geometry geo_;
 	std::vector<folio_extent> folios_;
@@ -151,6 +158,7 @@ private:
 	table_t q_;	// the table at the last quiescent point
 	event_ledger ledger_;
 	tlb_shadow tlb_;
+	bool hafdbs_ = true;	// walkers set AF and, through DBM, clear RDONLY
 
 	bool in_call_ = false;
 	call cur_;
@@ -160,6 +168,18 @@ private:
 	std::vector<std::uint8_t> touched_mark_;
 	std::vector<lockless_read> lockless_;
 	std::vector<int> run_or_;	// per run, the folded OR at a call end (-1: not yet)
+	// Per entry, the permissions (PERM_*) the calls asked it to grant, and
+	// what it may grant right now: the same, but while a call runs, for the
+	// entries in its range, what was asked before or what the call asks --
+	// a call changes its entries one store at a time.
+	std::vector<unsigned> asked_;
+	std::vector<unsigned> allowed_;
+	// When each entry's translation last went into the TLB shadow, and when
+	// a flush last reached each run: a TLBI by the address of any page of a
+	// run evicts a translation cached for the whole run, so a CONT
+	// translation older than that covers only its own page, if any.
+	std::vector<std::size_t> cached_at_;
+	std::vector<std::size_t> run_flushed_at_;
 	// Per page and flag (young, dirty): the last call that consumed it
 	// there, so an imprecise report can say where its events went.
 	struct consumption {

@@ -5,10 +5,10 @@
 namespace ptespec {
 
 void hw_candidates(const std::vector<std::uint64_t>& table, const tlb_shadow& tlb, const geometry& geo,
-		   std::size_t page, hw_kind kind, std::vector<std::size_t>& out)
+		   std::size_t page, hw_kind kind, std::vector<std::size_t>& out, const hardware_options& hw)
 {
 	out.clear();
-	if (page >= table.size())
+	if (page >= table.size() || hw.no_hafdbs)
 		return;
 	auto usable = [&](std::uint64_t e) { return pte_valid(e) && (kind == hw_kind::access || pte_write(e)); };
 	const std::uint64_t own = table[page];
@@ -26,6 +26,11 @@ void hw_candidates(const std::vector<std::uint64_t>& table, const tlb_shadow& tl
 	for (std::size_t k = first; k < last; k++)
 		if (pte_valid_cont(table[k]) && usable(table[k]))
 			out.push_back(k);
+}
+
+bool walker_faults(std::uint64_t entry, hw_kind kind)
+{
+	return !pte_valid(entry) || !pte_young(entry) || (kind == hw_kind::write && pte_rdonly(entry));
 }
 
 std::uint64_t hw_update(std::uint64_t entry, hw_kind kind)

@@ -24,8 +24,14 @@
 namespace ptespec {
 
 // The entries an event of `kind` on `page` may land in, in index order.
+// None without hardware access/dirty management (`hw.no_hafdbs`): the
+// access faults instead, and the callers' fault path records it.
 void hw_candidates(const std::vector<std::uint64_t>& table, const tlb_shadow& tlb, const geometry& geo,
-		   std::size_t page, hw_kind kind, std::vector<std::size_t>& out);
+		   std::size_t page, hw_kind kind, std::vector<std::size_t>& out, const hardware_options& hw = {});
+
+// A walker that reads `entry` alone faults on an access of `kind` where the
+// hardware does not manage access/dirty: no AF, or RDONLY for a write.
+bool walker_faults(std::uint64_t entry, hw_kind kind);
 
 // The entry after the hardware records the event in it.
 std::uint64_t hw_update(std::uint64_t entry, hw_kind kind);

@@ -22,6 +22,12 @@ struct hardware_options {
 	// both translate to the same output address with the same attributes
 	// (model/tlb.h says what the TLB may then hold).
 	bool bbml2_noabort = false;
+	// No hardware access flag or dirty state management: a CPU without
+	// FEAT_HAFDBS, or an SMMU without HTTU walking the same tables.  A
+	// walker never sets AF or clears RDONLY; an access through an entry
+	// without AF, or a write through one with RDONLY, faults, and core-mm's
+	// fault path (handle_pte_fault -> ptep_set_access_flags) sets them.
+	bool no_hafdbs = false;
 
 	bool operator==(const hardware_options&) const = default;
 	bool is_default() const { return *this == hardware_options{}; }
@@ -33,9 +39,12 @@ struct hardware_feature {
 	bool hardware_options::*flag;
 };
 
-inline constexpr std::array<hardware_feature, 1> hardware_features{{
+inline constexpr std::array<hardware_feature, 2> hardware_features{{
 	{"bbml2", "BBML2 without TLB conflict aborts: contpte_convert may skip the flush between clear and repaint",
 	 &hardware_options::bbml2_noabort},
+	{"no-hafdbs", "no hardware access/dirty management (no FEAT_HAFDBS, or an SMMU without HTTU): an access "
+		      "without AF or a write on RDONLY faults, and ptep_set_access_flags must set them",
+	 &hardware_options::no_hafdbs},
 }};
 
 // The names of the features that are on, comma-separated; "default" when

@@ -247,7 +247,7 @@ private:
 	std::size_t next_index() const override { return next_; }
 	void candidates(std::size_t page, hw_kind kind, std::vector<std::size_t>& out) const override
 	{
-		hw_candidates(table_, tlb_, geo_, page, kind, out);
+		hw_candidates(table_, tlb_, geo_, page, kind, out, features_);
 	}
 	bool fire(hw_kind kind, std::size_t page, std::size_t landing) override
 	{

@@ -13,6 +13,7 @@ std::string_view to_string(property p)
 	case property::well_formed: return "well-formed";
 	case property::lockless: return "lockless";
 	case property::progress: return "progress";
+	case property::permission: return "permission";
 	}
 	return "?";
 }
@@ -28,6 +29,7 @@ std::string_view sentence(property p)
 	case property::well_formed: return "no misprogrammed run is visible and CONT changes break before make";
 	case property::lockless: return "a lockless read matches some moment of the table";
 	case property::progress: return "after set_access_flags the named entry grants the access";
+	case property::permission: return "no page is granted a permission that no call asked for";
 	}
 	return "?";
 }

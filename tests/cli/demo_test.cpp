@@ -104,7 +104,7 @@ TEST(cli_demo, transcript_has_legend_rulers_ledger_and_every_property)
 				 "ledger before exit", "ledger after exit", "verdict"})
 		EXPECT_NE(o.out.find(word), std::string::npos) << word << " missing";
 	for (const char* p : {"batch-or", "no-loss", "per-call", "precise", "isolation", "well-formed", "lockless",
-			      "progress"}) {
+			      "progress", "permission"}) {
 		const auto v = verdict(o.out, p);
 		ASSERT_GE(v.size(), 2u) << p << " has no verdict in\n" << o.out;
 		EXPECT_TRUE(v[1] == "holds" || v[1] == "n/a") << p << ": " << v[1];

@@ -111,6 +111,29 @@ TEST(hw_rules, non_cont_entry_takes_only_its_own_page_events)
 			EXPECT_GE(c, geo.cont_ptes);
 }
 
+// Without hardware access/dirty management no walker writes an entry: an
+// access that would set AF, or a write that would clear RDONLY, faults
+// instead, and the walker of one entry says which.
+TEST(hw_rules, without_hafdbs_nothing_lands_and_the_walker_faults)
+{
+	const geometry geo = geometry::of(granule::k4);
+	machine m(geo, 2 * geo.cont_ptes, hardware_options{false, true});
+	map_range(m, 0, geo.cont_ptes, 0x400, prot_rw_clean, false);
+	map_range(m, geo.cont_ptes, geo.cont_ptes, 0x410, prot_rw_clean, true);
+	std::vector<std::size_t> out;
+	for (std::size_t page = 0; page < m.size(); page++)
+		for (hw_kind k : {hw_kind::access, hw_kind::write}) {
+			hw_candidates(m.table(), m.tlb(), m.geo(), page, k, out, m.features());
+			EXPECT_TRUE(out.empty()) << page;
+			EXPECT_FALSE(candidates(m, page, k).empty()) << "with HAFDBS #" << page << " takes it";
+		}
+	const std::uint64_t clean = pte_mkold(make_pte(0x400, prot_rw_clean, geo));
+	EXPECT_TRUE(walker_faults(clean, hw_kind::access));
+	EXPECT_FALSE(walker_faults(pte_mkyoung(clean), hw_kind::access));
+	EXPECT_TRUE(walker_faults(pte_mkyoung(clean), hw_kind::write));
+	EXPECT_FALSE(walker_faults(pte_mkyoung(pte_mkdirty(clean)), hw_kind::write));
+}
+
 TEST(hw_rules, folded_run_event_may_land_in_any_valid_cont_entry)
 {
 	// Exhaustive over which entries of one 4K run are still valid (the

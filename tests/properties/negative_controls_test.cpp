@@ -1,8 +1,8 @@
 // Negative controls for the properties no thread variant breaks: each is
 // mainline with one realistic mistake, and the property suite must find it
 // by checking (the checker never sees a name).  Without these, precise,
-// well-formed, lockless and progress would have no failing case above the
-// checker's hand-written histories.  Where a control needs one dimension
+// well-formed, lockless, progress and permission would have no failing case
+// above the checker's hand-written histories.  Where a control needs one dimension
 // of the generators (attributes, aliasing swap entries, an interleaved
 // writer, folios off CONT alignment physically, fault-around over a run of
 // several folios), its test also shows the same budget misses it without
@@ -62,7 +62,9 @@ struct no_bbm : mainline_ops<M, no_bbm<M>> {
 };
 
 // ptep_set_access_flags decides "nothing to do" on the gathered value, so a
-// sibling's dirty hides that this entry is still read-only: progress.
+// sibling's dirty hides that this entry is still read-only: progress, where
+// the hardware does not manage access/dirty itself (an SMMU without HTTU
+// walking the process's tables faults on it forever).
 template <class M>
 struct gathered_noop : mainline_ops<M, gathered_noop<M>> {
 	using W = typename M::word;
@@ -362,7 +364,8 @@ struct unfold_wrprotecting : mainline_ops<M, unfold_wrprotecting<M>> {
 // __ptep_set_access_flags with the pte_same arm64 had until 2019, which
 // ignored RDONLY on present entries: an entry that is software-dirty and
 // writable but still read-only to the walker "is" what a write fault asks
-// for, so nothing is done and the write faults again: progress.
+// for, so nothing is done and, on a CPU without hardware dirty management,
+// the write faults again: progress.
 template <class M>
 struct pte_same_ignoring_rdonly : mainline_ops<M, pte_same_ignoring_rdonly<M>> {
 	using W = typename M::word;
@@ -378,13 +381,47 @@ struct pte_same_ignoring_rdonly : mainline_ops<M, pte_same_ignoring_rdonly<M>> {
 	}
 };
 
+// Fork's wrprotect written as if folio_pte_batch never crossed a run: it
+// protects up to the end of the run holding the first entry and stops.  A
+// folio of several runs keeps its later runs writable in the parent, which
+// now shares those pages with the child: copy-on-write is broken.  Every
+// entry keeps its mapping, the runs stay whole and uniform, no flag is
+// lost -- only permission sees that fork asked for more than it got.
+template <class M>
+struct wrprotect_first_run_only : mainline_ops<M, wrprotect_first_run_only<M>> {
+	void contpte_wrprotect_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		const geometry& g = m.geo();
+		const std::size_t to_run_end = g.run_start(i) + g.cont_ptes - i;
+		mainline_ops<M, wrprotect_first_run_only<M>>::contpte_wrprotect_ptes(m, i, nr < to_run_end ? nr : to_run_end);
+	}
+};
+
+// ptep_set_access_flags for a write fault sets AF and the software dirty
+// bit but leaves RDONLY, on the theory that the retried write clears it
+// through DBM, as FEAT_HAFDBS hardware does.  Without hardware dirty
+// management (a CPU without it, an SMMU without HTTU) the retry faults on
+// RDONLY again, forever: progress, only there.
+template <class M>
+struct set_access_flags_leaving_rdonly : mainline_ops<M, set_access_flags_leaving_rdonly<M>> {
+	using W = typename M::word;
+	using B = typename M::boolean;
+	B __ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
+	{
+		const W keep_rdonly = select<W>(pte_write(entry), pte_set(entry, PTE_RDONLY), entry);
+		return mainline_ops<M, set_access_flags_leaving_rdonly<M>>::__ptep_set_access_flags(m, i, keep_rdonly,
+												       dirty);
+	}
+};
+
 template <template <class> class S>
-void expect_caught(const char* name, property p)
+void expect_caught(const char* name, property p, hardware_options hw = {})
 {
 	auto s = make_strategy<S>(name, "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
+	o.hw = hw;
 	const property_result r = run_property(*s, p, o);
 	ASSERT_EQ(to_string(r.v), "fails") << name << " should fail " << to_string(p);
 	EXPECT_EQ(r.ce.v.prop, p) << format_counterexample(r);
@@ -489,15 +526,15 @@ TEST(negative_control, a_fold_ignoring_the_memory_type_fails_only_when_faults_va
 // so the sampled run cannot reach the state.  Put there by hand, the same
 // checker judges the write fault on it.
 //   #4: young, DIRTY, WRITE, RDONLY -> the fault asks for RDONLY clear
-bool progress_fails_on_a_sw_dirty_read_only_entry(strategy& s)
+bool progress_fails_on_a_sw_dirty_read_only_entry(strategy& s, hardware_options hw)
 {
 	const world_layout w = world_layout::make(granule::k4);
-	machine m(w.geo, w.nr_entries);
+	machine m(w.geo, w.nr_entries, hw);
 	m.set_folios(w.folios);
 	const std::uint64_t prot = PTE_VALID | PTE_TYPE | PTE_USER | PTE_SHARED | PTE_NG | PTE_WRITE | PTE_RDONLY;
 	const std::uint64_t old = pte_mkyoung(pfn_pte<std::uint64_t>(w.pfn_of(40), prot, w.geo)) | PTE_DIRTY;
 	m.poke(40, old);
-	checker chk(w.geo, w.folios, m.table());
+	checker chk(w.geo, w.folios, m.table(), hw);
 	m.set_observer(&chk);
 	call c;
 	c.kind = call_kind::ptep_set_access_flags;
@@ -512,13 +549,36 @@ bool progress_fails_on_a_sw_dirty_read_only_entry(strategy& s)
 TEST(negative_control, a_pte_same_ignoring_rdonly_fails_progress_on_the_state_mprotect_left)
 {
 	auto control = make_strategy<pte_same_ignoring_rdonly>("pte-same-ignoring-rdonly", "negative control", "test");
-	EXPECT_TRUE(progress_fails_on_a_sw_dirty_read_only_entry(*control));
-	EXPECT_FALSE(progress_fails_on_a_sw_dirty_read_only_entry(registry::global().get("mainline")));
+	const hardware_options no_hafdbs{false, true};
+	EXPECT_TRUE(progress_fails_on_a_sw_dirty_read_only_entry(*control, no_hafdbs));
+	EXPECT_FALSE(progress_fails_on_a_sw_dirty_read_only_entry(registry::global().get("mainline"), no_hafdbs));
+	// Where DBM clears RDONLY on the retried write, nothing faults again.
+	EXPECT_FALSE(progress_fails_on_a_sw_dirty_read_only_entry(*control, {}));
 }
 
-TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_progress)
+TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_progress_without_hafdbs)
 {
-	expect_caught<gathered_noop>("gathered-noop", property::progress);
+	expect_caught<gathered_noop>("gathered-noop", property::progress, hardware_options{false, true});
+}
+
+TEST(negative_control, set_access_flags_leaving_rdonly_for_dbm_fails_progress_only_without_hafdbs)
+{
+	auto s = make_strategy<set_access_flags_leaving_rdonly>("leave-rdonly-for-dbm", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 3000;
+	const property_result plain = run_property(*s, property::progress, o);
+	EXPECT_EQ(plain.v, verdict::holds) << format_counterexample(plain);
+	o.hw.no_hafdbs = true;
+	const property_result r = run_property(*s, property::progress, o);
+	ASSERT_EQ(r.v, verdict::fails) << "a write fault left RDONLY should fault again without HAFDBS";
+	EXPECT_EQ(r.ce.v.prop, property::progress) << format_counterexample(r);
+	EXPECT_NE(r.ce.reproduce.find(" --hardware no-hafdbs "), std::string::npos) << r.ce.reproduce;
+}
+
+TEST(negative_control, a_wrprotect_stopping_at_the_first_run_of_its_batch_fails_permission)
+{
+	expect_caught<wrprotect_first_run_only>("wrprotect-first-run-only", property::permission);
 }
 
 TEST(negative_control, set_ptes_taking_pfn_alignment_from_the_address_fails_only_in_a_shifted_world)
