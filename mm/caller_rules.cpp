@@ -40,13 +40,16 @@ bool ranged(call_kind k)
 {
 	return k == call_kind::set_ptes || k == call_kind::clear_non_present_ptes || k == call_kind::get_and_clear_full_ptes ||
 	       k == call_kind::clear_full_ptes || k == call_kind::wrprotect_ptes || k == call_kind::clear_young_dirty_ptes ||
-	       k == call_kind::test_and_clear_young_ptes || k == call_kind::clear_flush_young_ptes;
+	       k == call_kind::test_and_clear_young_ptes || k == call_kind::clear_flush_young_ptes ||
+	       k == call_kind::modify_prot_start_ptes || k == call_kind::modify_prot_commit_ptes;
 }
 
-// The calls over a folio batch of present entries.
+// The calls over a folio batch of present entries (commit writes over the
+// entries its start cleared, as set_ptes maps over none).
 bool present_batch(call_kind k)
 {
-	return ranged(k) && k != call_kind::set_ptes && k != call_kind::clear_non_present_ptes;
+	return ranged(k) && k != call_kind::set_ptes && k != call_kind::clear_non_present_ptes &&
+	       k != call_kind::modify_prot_commit_ptes;
 }
 
 std::optional<rule_breach> check_extent(const call& c, std::size_t table_size, std::optional<vma_range> vma)
@@ -70,12 +73,12 @@ std::optional<rule_breach> check_extent(const call& c, std::size_t table_size, s
 std::optional<rule_breach> check_batch(const call& c, const table_t& t, const memory& mem)
 {
 	const std::uint64_t first = t[c.index];
-	const long folio = pte_valid(first) ? folio_of(mem.folios, pte_pfn(first, mem.geo)) : -1;
+	const long folio = pte_present(first) ? folio_of(mem.folios, pte_pfn(first, mem.geo)) : -1;
 	auto folio_text = [](long f) { return f < 0 ? std::string("no declared folio") : fmt::format("folio {}", f); };
 	for (std::size_t k = 0; k < c.nr; k++) {
 		const std::size_t e = c.index + k;
 		const std::uint64_t v = t[e];
-		if (!pte_valid(v))
+		if (!pte_present(v))
 			return rule_breach{caller_rule::present, e,
 					   fmt::format("#{} is {} (0x{:016x})", e, v == 0 ? "none" : "not present", v)};
 		const std::uint64_t pfn = pte_pfn(v, mem.geo);

@@ -156,18 +156,18 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 }
 
 void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
-		      std::size_t batch_limit)
+		      std::size_t batch_limit, const caller& via)
 {
 	bool changed = false;
 	for (std::size_t i = first; i < last;) {
-		const std::optional<std::uint64_t> v = read_entry(s, i);
+		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			break;
 		if (!pte_present(*v)) {
 			i++;
 			continue;
 		}
-		const std::size_t nr = folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
+		const std::size_t nr = via.folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
 		const std::optional<call_result> old = s.run({call_kind::modify_prot_start_ptes, i, nr, false, 0, 0});
 		if (!old || !old->pte)
 			break;

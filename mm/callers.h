@@ -121,7 +121,7 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 // markers are passed over, and the range is flushed at the end
 // (tlb_finish_mmu) if anything changed.
 void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
-		      std::size_t batch_limit = 0);
+		      std::size_t batch_limit = 0, const caller& via = core_mm());
 
 // A fault on a mapped page (handle_pte_fault): ptep_get, then
 // ptep_set_access_flags with the entry made young, and dirty for a write

@@ -276,7 +276,7 @@ void harness::reclaim(std::size_t first, std::size_t last, bool flush, bool batc
 
 void harness::mprotect(std::size_t first, std::size_t last, std::uint64_t newprot)
 {
-	mm::change_pte_range(*this, memory(), first, last, newprot, batch_limit_);
+	mm::change_pte_range(*this, memory(), first, last, newprot, batch_limit_, *caller_);
 }
 
 void harness::access_fault(std::size_t page, bool write, bool reuse) { mm::access_fault(*this, page, write, reuse); }
