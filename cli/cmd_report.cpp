@@ -283,9 +283,11 @@ int run_report(const report_cli& c)
 		   cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	proofs::prove_options o;
-	// Every family of the table; the helper algebra is not in this report.
+	// Every family of the table but the opt-in ones, as check runs them;
+	// the helper algebra is not in this report.
 	for (const proofs::obligation_family& f : proofs::obligation_table())
-		o.only.push_back(f.prefix);
+		if (!f.opt_in)
+			o.only.push_back(f.prefix);
 	progress_line where("report");
 	const verdict_table vt =
 		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,

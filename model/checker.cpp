@@ -45,7 +45,7 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 
 checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial, hardware_options hw)
 	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial),
-	  ledger_(initial.size(), geo.cont_ptes), tlb_(hw), hafdbs_(!hw.no_hafdbs), taken_(initial.size(), 0),
+	  ledger_(initial.size(), geo.cont_ptes), tlb_(hw), taken_(initial.size(), 0),
 	  touched_mark_(initial.size(), 0), asked_(initial.size()), consumed_by_(initial.size())
 {
 	tlb_.reset(initial);
@@ -764,12 +764,17 @@ void checker::judge_progress(const ended_call& e)
 		exercise(property::progress);
 	const std::uint64_t v = e.t[e.first];
 	const bool want_write = pte_write(e.c.pte) && pte_dirty(e.c.pte);
-	const bool ok = hafdbs_ ? pte_valid(v) && (!want_write || pte_write(v))
-				: pte_valid(v) && (!pte_young(e.c.pte) || pte_young(v)) && (!want_write || pte_hw_dirty(v));
+	// The walker that must make progress is one that reads this entry
+	// alone and manages no access/dirty state itself -- an SMMU without
+	// HTTU beside CPUs that have it, or every walker under no-hafdbs: it
+	// needs AF set and, for a write, RDONLY clear (DBM alone is not a
+	// grant to it).
+	const bool ok = pte_valid(v) && (!pte_young(e.c.pte) || pte_young(v)) && (!want_write || pte_hw_dirty(v));
 	if (!ok)
 		report(property::progress, e.first,
-		       fmt::format("after {} #{} is {:#018x}: a walker reading it alone still faults{}", describe(e.c),
-				   e.first, v, hafdbs_ ? "" : " (no hardware access/dirty management)"));
+		       fmt::format("after {} #{} is {:#018x}: a walker reading it alone, without hardware access/dirty "
+				   "management, still faults",
+				   describe(e.c), e.first, v));
 }
 
 } // namespace ptespec

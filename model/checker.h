@@ -158,7 +158,6 @@ private:
 	table_t q_;	// the table at the last quiescent point
 	event_ledger ledger_;
 	tlb_shadow tlb_;
-	bool hafdbs_ = true;	// walkers set AF and, through DBM, clear RDONLY
 
 	bool in_call_ = false;
 	call cur_;
