@@ -4,11 +4,6 @@
 // function, kernel names throughout.  The unfolded __ptep_* primitives it
 // builds on are impl/primitives.h.
 //
-// The kernel it follows: v6.16's contpte code with its later set_access_flags
-// fix, contpte_convert as v6.17 has it (no flush between clear and repaint on
-// a CPU with BBML2 and no TLB conflict aborts), and arm64's pte_same as it
-// is today (the generic whole-value one, impl/arch_pte.h).
-//
 // mainline_ops<M, Self> is a CRTP base: every internal call goes through
 // self(), so a variant that hides one function (say contpte_ptep_get)
 // changes what every other function that uses it does, exactly as patching
@@ -23,15 +18,20 @@
 //
 // Which kernel: v6.16's contpte code with the 2026 fix to
 // contpte_ptep_set_access_flags (every entry of the run must grant the
-// access before "nothing to do"), and the young calls as v7.0 and the 2026
-// mm tree shape them: test_and_clear_young_ptes / clear_flush_young_ptes
-// take nr, contpte_test_and_clear_young_ptes widens the batch to the runs
-// its first and last entries lie in (contpte_align_addr_ptep), and the
-// one-entry ptep_test_and_clear_young is the batched call with nr = 1.
-// mprotect's batched transaction as v6.17 has it: modify_prot_start_ptes
-// is get_and_clear_ptes over the batch and modify_prot_commit_ptes is
-// set_ptes (the start's TLB flush for Cortex-A510 erratum 2645198 is left
-// out: the model's CPU is not affected).
+// access before "nothing to do"); contpte_convert as v6.17 has it (no flush
+// between clear and repaint on a CPU with BBML2 and no TLB conflict
+// aborts); arm64's pte_same as it is today (the generic whole-value one,
+// impl/arch_pte.h); the young calls as v7.0 and the 2026 mm tree shape
+// them: test_and_clear_young_ptes / clear_flush_young_ptes take nr,
+// contpte_test_and_clear_young_ptes widens the batch to the runs its first
+// and last entries lie in (contpte_align_addr_ptep), and the one-entry
+// ptep_test_and_clear_young is the batched call with nr = 1.  mprotect's
+// batched transaction as v6.17 has it: modify_prot_start_ptes is
+// get_and_clear_ptes over the batch and modify_prot_commit_ptes is set_ptes
+// (the start's TLB flush for Cortex-A510 erratum 2645198 is left out: the
+// model's CPU is not affected).  The TLB maintenance as v6.19 and after: the
+// dirty path of set_access_flags (the run's, and __ptep_set_access_flags')
+// flushes this CPU only, and the young flushes go without their DSB.
 //
 // One deliberate departure from arch/arm64: nothing here checks
 // mm_is_user(); every table in the model is a user table.
@@ -451,7 +451,7 @@ struct mainline_ops : pte_primitives<M, Self> {
 		const B young = self().contpte_test_and_clear_young_ptes(m, i, nr);
 		if (m.branch(young)) {
 			const auto [first, end] = self().contpte_align_addr_ptep(m, i, nr);
-			m.flush_tlb_range(first, end - first);
+			m.flush_tlb_range(first, end - first, flush_nosync);	// as __ptep_clear_flush_young
 		}
 		return young;
 	}
@@ -491,8 +491,10 @@ struct mainline_ops : pte_primitives<M, Self> {
 			const std::size_t first = g.run_start(i);
 			for (std::size_t k = 0; k < g.cont_ptes; k++)
 				self().__ptep_set_access_flags(m, first + k, entry, false);
+			// As __ptep_set_access_flags, once for the run: only this
+			// CPU needs its stale translation gone.
 			if (dirty)
-				m.flush_tlb_range(first, g.cont_ptes);
+				m.flush_tlb_range(first, g.cont_ptes, flush_local);
 		} else {
 			self().__contpte_try_unfold(m, i, orig);
 			self().__ptep_set_access_flags(m, i, entry, dirty);

@@ -10,6 +10,7 @@
 
 #include "impl/arch_pte.h"
 #include "model/call.h"
+#include "model/history.h"
 #include "model/pte.h"
 #include "model/word.h"
 
@@ -58,12 +59,13 @@ struct pte_primitives {
 	}
 
 	// Reclaim tolerates a CPU using the stale young entry until its next
-	// context switch, so only a young entry is worth the invalidation.
+	// context switch, so only a young entry is worth the invalidation, and
+	// it goes without the DSB that would wait for it to complete.
 	B __ptep_clear_flush_young(M& m, std::size_t i)
 	{
 		const B young = self().__ptep_test_and_clear_young(m, i);
 		if (m.branch(young))
-			m.flush_tlb_page(i);
+			m.flush_tlb_page(i, flush_nosync);
 		return young;
 	}
 
@@ -106,8 +108,11 @@ struct pte_primitives {
 		if (m.branch(arch::pte_same(pte, entry)))
 			return truth_value(m, false);
 		m.atomic_update(i, [&](const W& v) { return arch::pte_grant_access(v, entry); });
+		// The faulting CPU would fault again on its stale read-only
+		// translation; another CPU's fault on one is spurious and that CPU
+		// fixes it (flush_tlb_fix_spurious_fault), so a local flush does.
 		if (dirty)
-			m.flush_tlb_page(i);	// a stale read-only translation would fault again
+			m.flush_tlb_page(i, flush_local);
 		return truth_value(m, true);
 	}
 };

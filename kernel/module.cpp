@@ -120,16 +120,20 @@ struct session {
 		return value(s.m.atomic_update(
 			i, [&](const W& old) { return value(old) == expected ? s.m.lit(desired) : old; }));
 	}
-	static void flush(void* ctx, int kind, std::size_t first, std::size_t nr, unsigned /*flags*/)
+	static void flush(void* ctx, int kind, std::size_t first, std::size_t nr, unsigned flags)
 	{
 		session& s = of(ctx);
 		s.tick();
+		// The shim's last-level hint changes nothing the model holds (it
+		// keeps no walk caches).
+		const unsigned f = ((flags & PTESPEC_FLUSH_LOCAL) ? flush_local : 0u) |
+				   ((flags & PTESPEC_FLUSH_NOSYNC) ? flush_nosync : 0u);
 		if (kind == PTESPEC_FLUSH_PAGE)
-			s.m.flush_tlb_page(first);
+			s.m.flush_tlb_page(first, f);
 		else if (kind == PTESPEC_FLUSH_RANGE)
-			s.m.flush_tlb_range(first, nr);
+			s.m.flush_tlb_range(first, nr, f);
 		else
-			s.m.flush_tlb_all();
+			s.m.flush_tlb_all(f);
 	}
 	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
 	{

@@ -163,7 +163,11 @@ void checker::on_primitive(const primitive_step& p, const table_t& t)
 	case prim_kind::tlbi_page:
 	case prim_kind::tlbi_range:
 	case prim_kind::tlbi_all:
-		tlb_.flush(p.index, p.nr, t);
+		tlb_.flush(p.index, p.nr, t, p.flags);
+		// A local or unsynchronised flush leaves some CPU's CONT
+		// translations of the run in place (model/tlb.h).
+		if (!tlb_.reaches_every_cpu(p.flags))
+			break;
 		for (std::size_t k = p.index; k < p.index + p.nr && k < n_; k += geo_.cont_ptes)
 			run_flushed_at_[k / geo_.cont_ptes] = step_;
 		if (p.nr && p.index + p.nr - 1 < n_)

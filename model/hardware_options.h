@@ -28,6 +28,10 @@ struct hardware_options {
 	// without AF, or a write through one with RDONLY, faults, and core-mm's
 	// fault path (handle_pte_fault -> ptep_set_access_flags) sets them.
 	bool no_hafdbs = false;
+	// One CPU: a TLB invalidation of this CPU only (flush_local) then
+	// reaches every TLB there is.  By default the calls race accesses from
+	// other CPUs, whose TLBs a local invalidation leaves as they were.
+	bool one_cpu = false;
 
 	bool operator==(const hardware_options&) const = default;
 	bool is_default() const { return *this == hardware_options{}; }
@@ -39,12 +43,15 @@ struct hardware_feature {
 	bool hardware_options::*flag;
 };
 
-inline constexpr std::array<hardware_feature, 2> hardware_features{{
+inline constexpr std::array<hardware_feature, 3> hardware_features{{
 	{"bbml2", "BBML2 without TLB conflict aborts: contpte_convert may skip the flush between clear and repaint",
 	 &hardware_options::bbml2_noabort},
 	{"no-hafdbs", "no hardware access/dirty management (no FEAT_HAFDBS, or an SMMU without HTTU): an access "
 		      "without AF or a write on RDONLY faults, and ptep_set_access_flags must set them",
 	 &hardware_options::no_hafdbs},
+	{"one-cpu", "a single CPU: a local TLB invalidation reaches every TLB (by default other CPUs keep what they "
+		    "cached)",
+	 &hardware_options::one_cpu},
 }};
 
 // The names of the features that are on, comma-separated; "default" when

@@ -20,6 +20,16 @@ std::string_view to_string(prim_kind k)
 	return "?";
 }
 
+std::string flush_flag_text(unsigned flags)
+{
+	std::string out;
+	if (flags & flush_local)
+		out += " local";
+	if (flags & flush_nosync)
+		out += " nosync";
+	return out;
+}
+
 std::string_view to_string(hw_kind k) { return k == hw_kind::access ? "access" : "write"; }
 
 long folio_of(const std::vector<folio_extent>& folios, std::uint64_t pfn)

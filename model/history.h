@@ -23,13 +23,34 @@ using table_t = std::vector<std::uint64_t>;
 enum class prim_kind { read, write, exchange, atomic_update, tlbi_page, tlbi_range, tlbi_all };
 std::string_view to_string(prim_kind k);
 
-// One software access.  For TLB invalidations index/nr give the range.
+// How far a TLB invalidation reaches, and whether it is known complete
+// when the strategy goes on.  The default (0) is what arm64 calls a
+// broadcast invalidation followed by its DSB: every CPU's TLB has dropped
+// the range before the next primitive.
+enum flush_flag : unsigned {
+	// This CPU's TLB only (a TLBI without the inner-shareable domain, as
+	// local_flush_tlb_contpte issues): every other CPU keeps what it
+	// cached.  The kernel leaves those stale entries to fault spuriously
+	// and fix themselves -- which only works for a stale entry that grants
+	// less than the table does.
+	flush_local = 1u << 0,
+	// Issued without the trailing DSB (__flush_tlb_range_nosync): the
+	// invalidation completes at some later barrier, not before the next
+	// primitive.
+	flush_nosync = 1u << 1,
+};
+// "", " local", " nosync" or " local nosync": a transcript's suffix.
+std::string flush_flag_text(unsigned flags);
+
+// One software access.  For TLB invalidations index/nr give the range and
+// flags its flush_flag bits.
 struct primitive_step {
 	prim_kind kind = prim_kind::read;
 	std::size_t index = 0;
 	std::size_t nr = 1;
 	std::uint64_t old_value = 0;
 	std::uint64_t new_value = 0;
+	unsigned flags = 0;
 };
 
 enum class hw_kind { access, write };

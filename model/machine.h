@@ -95,9 +95,14 @@ public:
 		return word_ops<W>::from(old);
 	}
 
-	void flush_tlb_page(std::size_t i) { flush(prim_kind::tlbi_page, i, 1); }
-	void flush_tlb_range(std::size_t first, std::size_t nr) { flush(prim_kind::tlbi_range, first, nr); }
-	void flush_tlb_all() { flush(prim_kind::tlbi_all, 0, table_.size()); }
+	// TLB invalidations; `flags` are flush_flag bits (model/history.h): 0
+	// is a broadcast invalidation followed by its DSB.
+	void flush_tlb_page(std::size_t i, unsigned flags = 0) { flush(prim_kind::tlbi_page, i, 1, flags); }
+	void flush_tlb_range(std::size_t first, std::size_t nr, unsigned flags = 0)
+	{
+		flush(prim_kind::tlbi_range, first, nr, flags);
+	}
+	void flush_tlb_all(unsigned flags = 0) { flush(prim_kind::tlbi_all, 0, table_.size(), flags); }
 
 	// A strategy branches on a word-derived condition only through here,
 	// so the symbolic machine can fork or merge the path.
@@ -222,7 +227,7 @@ private:
 		tlb_.store(i, v);
 		notify({k, i, 1, old, v});
 	}
-	void flush(prim_kind k, std::size_t first, std::size_t nr)
+	void flush(prim_kind k, std::size_t first, std::size_t nr, unsigned flags)
 	{
 		if (nr == 0)
 			return;
@@ -237,8 +242,8 @@ private:
 			cost_.tlbi_range++;
 		else
 			cost_.tlbi_all++;
-		tlb_.flush(first, nr, table_);
-		notify({k, first, nr, 0, 0});
+		tlb_.flush(first, nr, table_, flags);
+		notify({k, first, nr, 0, 0, flags});
 	}
 
 	// hw_port

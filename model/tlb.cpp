@@ -1,5 +1,6 @@
 #include "model/tlb.h"
 
+#include "model/history.h"
 #include "model/pte.h"
 
 namespace ptespec {
@@ -31,8 +32,17 @@ bool tlb_shadow::store(std::size_t i, std::uint64_t v)
 	return pte_same_mapping(old, v);
 }
 
-void tlb_shadow::flush(std::size_t first, std::size_t nr, const std::vector<std::uint64_t>& table)
+bool tlb_shadow::reaches_every_cpu(unsigned flags) const
 {
+	if (flags & flush_nosync)
+		return false;
+	return !(flags & flush_local) || one_cpu_;
+}
+
+void tlb_shadow::flush(std::size_t first, std::size_t nr, const std::vector<std::uint64_t>& table, unsigned flags)
+{
+	if (!reaches_every_cpu(flags))
+		return;
 	for (std::size_t i = first; i < first + nr && i < table.size(); i++) {
 		cached_[i] = pte_valid(table[i]) ? table[i] : 0;
 		stale_[i] = 0;

@@ -1,6 +1,17 @@
 // What the TLB may still hold for each entry: the last valid value an entry
 // had, until a TLB invalidation covers the entry while it is invalid.
 //
+// "The TLB" is every CPU's: the shadow holds what *some* CPU may have
+// cached, since an access racing a call may come from any of them.  So only
+// an invalidation that reaches every CPU and is known complete drops an
+// entry: a local one (flush_local) leaves the other CPUs' TLBs as they
+// were, and one issued without its DSB (flush_nosync) has not completed
+// when the strategy goes on (hardware_options::one_cpu makes a local one
+// reach every TLB there is).  The kernel uses both where a stale entry is
+// harmless -- it grants less than the table, and a fault through it is
+// spurious and fixed by the faulting CPU -- never where break-before-make
+// needs the old translation gone.
+//
 // The machine uses it to decide where a racing access may land (a cleared
 // entry of a run whose CONT translation is still cached), the checker uses it
 // to judge break-before-make.
@@ -36,7 +47,7 @@ namespace ptespec {
 
 class tlb_shadow {
 public:
-	explicit tlb_shadow(hardware_options hw = {}) : bbml2_(hw.bbml2_noabort) {}
+	explicit tlb_shadow(hardware_options hw = {}) : bbml2_(hw.bbml2_noabort), one_cpu_(hw.one_cpu) {}
 
 	void reset(const std::vector<std::uint64_t>& table);
 
@@ -45,7 +56,11 @@ public:
 	// states that skipped break-before-make -- unless BBML2 allows it
 	// because the two translate alike.
 	bool store(std::size_t i, std::uint64_t v);
-	void flush(std::size_t first, std::size_t nr, const std::vector<std::uint64_t>& table);
+	// A TLB invalidation of [first, first+nr) with flush_flag bits `flags`.
+	void flush(std::size_t first, std::size_t nr, const std::vector<std::uint64_t>& table, unsigned flags = 0);
+	// Whether an invalidation with these flags drops what every CPU cached
+	// before the next primitive.
+	bool reaches_every_cpu(unsigned flags) const;
 
 	// Some entry of the run [first, first+n) may be cached as a CONT
 	// translation, so an access to any page of the run may use it.
@@ -55,6 +70,7 @@ public:
 
 private:
 	bool bbml2_ = false;
+	bool one_cpu_ = false;
 	std::vector<std::uint64_t> cached_;	// 0: nothing cached
 	// Under BBML2 only: the translation a CONT change without a flush left
 	// behind (its CONT is the other one than cached_'s); 0: none.

@@ -55,7 +55,7 @@ std::string primitive_text(const primitive_step& p)
 	if (p.kind == prim_kind::read)
 		return fmt::format("{:<10} {} = {:#018x}", to_string(p.kind), range, p.old_value);
 	if (p.kind == prim_kind::tlbi_page || p.kind == prim_kind::tlbi_range || p.kind == prim_kind::tlbi_all)
-		return fmt::format("{:<10} {}", to_string(p.kind), range);
+		return fmt::format("{:<10} {}{}", to_string(p.kind), range, flush_flag_text(p.flags));
 	return fmt::format("{:<10} {}: {:#018x} -> {:#018x}", to_string(p.kind), range, p.old_value, p.new_value);
 }
 

@@ -87,6 +87,14 @@ z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, s
 	return z3::implies(any_cont, folio_covers(folios, base0, geo.cont_ptes));
 }
 
+z3::expr run_without_prot_none(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
+{
+	z3::expr none = t.front().ctx().bool_val(true);
+	for (std::size_t k = first; k < std::min(first + geo.cont_ptes, t.size()); k++)
+		none = none && !pte_present_invalid(t[k]);
+	return none;
+}
+
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios)
 {
 	sym_world w;
@@ -98,6 +106,7 @@ sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::ve
 	for (std::size_t first = 0; first < w.initial.size(); first += w.geo.cont_ptes) {
 		w.assumptions.push_back(run_whole(w.initial, w.geo, first));
 		w.assumptions.push_back(run_in_one_folio(w.initial, w.geo, first, w.folios));
+		w.assumptions.push_back(run_without_prot_none(w.initial, w.geo, first));
 	}
 	return w;
 }

@@ -26,8 +26,14 @@
 //             a mapped page is visible to the reference read of that page
 //             (ref_flags: the entry's own flags, or its run's OR when CONT),
 //             so the pending flags of a state are a function of its table.
-// Nothing else is assumed: any entry may be none, non-present with any
-// bits, or valid mapping any pfn with any attributes and flags.  Which
+//   (mapped)  no entry is present but not valid (a PROT_NONE entry): the
+//             proofs' ledger follows the flags of valid entries only, while
+//             the checker's follows a PROT_NONE entry's too, so such tables
+//             are left out of what the step/ obligations cover (none of
+//             their calls makes such an entry; mprotect's do).
+// Nothing else is assumed: any entry may be none, non-present (a swap or
+// marker entry) with any bits, or valid mapping any pfn with any attributes
+// and flags.  Which
 // folio a pfn belongs to is the world's folio layout, chosen per case.
 #pragma once
 
@@ -55,8 +61,11 @@ z3::expr run_whole(const std::vector<z3::expr>& t, const geometry& geo, std::siz
 z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first,
 			  const std::vector<folio_extent>& folios);
 
+// (mapped) for the run that starts at entry `first` of t.
+z3::expr run_without_prot_none(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
+
 // A table of `runs` runs whose entries are free words, assumed to satisfy
-// (shape), (whole) and (folio), over the folio layout `folios`.  (ledger) is not an assumption:
+// (shape), (whole), (folio) and (mapped), over the folio layout `folios`.  (ledger) is not an assumption:
 // an obligation takes the pending flags to be ref_flags of the table.
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios);
 

@@ -450,6 +450,7 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 	for (std::size_t first = 0; first < t.size(); first += geo.cont_ptes) {
 		claims.push_back({property::well_formed, run_well_formed(t, geo, first), {}});
 		claims.push_back({property::well_formed, run_whole(t, geo, first), {}, true});
+		claims.push_back({property::well_formed, run_without_prot_none(t, geo, first), {}, true});
 		reads.clear();
 		for (std::size_t p = first; p < first + geo.cont_ptes && p < t.size(); p++)
 			reads.push_back(call{call_kind::ptep_get, p});

@@ -21,7 +21,7 @@ struct cache_env : ::testing::Environment {
 };
 const auto* const env = ::testing::AddGlobalTestEnvironment(new cache_env);
 
-const std::string tree_name = "kernel-6.16.0-ptespec";
+const std::string tree_name = "kernel-7.0.0-ptespec";
 
 TEST(kernel_cli, the_test_tree_holds_everything_sampled_and_says_no_proof_was_attempted)
 {

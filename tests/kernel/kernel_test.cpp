@@ -40,7 +40,7 @@ TEST(kernel_tree, builds_once_then_comes_from_the_cache)
 	kernel::build_options o;
 	o.cache_dir = fresh_dir("cache");
 	const kernel::tree t = kernel::open_tree({"", PTESPEC_TEST_TREE});
-	EXPECT_EQ(t.name, "kernel-6.16.0-ptespec");
+	EXPECT_EQ(t.name, "kernel-7.0.0-ptespec");
 	const kernel::built_tree first = kernel::build_tree(t, o);
 	EXPECT_FALSE(first.cached);
 	const kernel::built_tree again = kernel::build_tree(t, o);
@@ -176,7 +176,8 @@ std::vector<primitive_step> canonical(const std::vector<primitive_step>& in)
 
 std::string show(const primitive_step& p)
 {
-	return fmt::format("{} #{} {:#x} -> {:#x}", static_cast<int>(p.kind), p.index, p.old_value, p.new_value);
+	return fmt::format("{} #{} {:#x} -> {:#x}{}", static_cast<int>(p.kind), p.index, p.old_value, p.new_value,
+			   flush_flag_text(p.flags));
 }
 
 // The first difference between the two strategies' runs of the same
@@ -194,7 +195,8 @@ std::string first_difference(strategy& tree, strategy& tmpl, std::size_t& compar
 			const std::string where = fmt::format("{} seed {}", to_string(g), seed);
 			for (std::size_t k = 0; k < std::min(ca.size(), cb.size()); k++)
 				if (ca[k].kind != cb[k].kind || ca[k].index != cb[k].index || ca[k].nr != cb[k].nr ||
-				    ca[k].old_value != cb[k].old_value || ca[k].new_value != cb[k].new_value)
+				    ca[k].old_value != cb[k].old_value || ca[k].new_value != cb[k].new_value ||
+				    ca[k].flags != cb[k].flags)
 					return fmt::format("{} primitive {}: tree {}, template {}", where, k, show(ca[k]),
 							   show(cb[k]));
 			if (ca.size() != cb.size())

@@ -100,10 +100,10 @@ public:
 	hist& write(std::size_t i, std::uint64_t v) { return prim(prim_kind::write, i, v); }
 	hist& xchg(std::size_t i, std::uint64_t v = 0) { return prim(prim_kind::exchange, i, v); }
 	hist& cmpxchg(std::size_t i, std::uint64_t v) { return prim(prim_kind::atomic_update, i, v); }
-	hist& tlbi(std::size_t first, std::size_t nr)
+	hist& tlbi(std::size_t first, std::size_t nr, unsigned flags = 0)
 	{
-		tlb_.flush(first, nr, t_);
-		h_.steps.push_back(primitive_step{prim_kind::tlbi_range, first, nr, 0, 0});
+		tlb_.flush(first, nr, t_, flags);
+		h_.steps.push_back(primitive_step{prim_kind::tlbi_range, first, nr, 0, 0, flags});
 		return *this;
 	}
 
@@ -804,6 +804,34 @@ TEST(checker_well_formed, fold_through_clear_and_invalidate_is_quiet)
 	EXPECT_EQ(flagged(ck), names{});
 	for (std::size_t i = 0; i < RUN; i++)
 		EXPECT_EQ(ck.pending(i), FLAG_DIRTY) << "#" << i;
+}
+
+// |. . . ... .| -> |C . . ...|: clear all, invalidate with `flags`,
+// repaint with CONT.  Only an invalidation that reaches every CPU and
+// completes before the repaint is break-before-make.
+checker fold_flushing_with(unsigned flags, hardware_options hw = {})
+{
+	hist h(table({}), hw);
+	h.begin(mk(call_kind::contpte_try_fold, RUN - 1));
+	for (std::size_t i = 0; i < RUN; i++)
+		h.xchg(i);
+	h.tlbi(0, RUN, flags);
+	for (std::size_t i = 0; i < RUN; i++)
+		h.write(i, page(i, true));
+	h.end();
+	return h.check();
+}
+
+TEST(checker_well_formed, a_fold_flushing_this_cpu_only_or_without_sync_fires)
+{
+	EXPECT_EQ(flagged(fold_flushing_with(0)), names{});
+	expect_violation(fold_flushing_with(flush_local), property::well_formed, 0, "break-before-make");
+	expect_violation(fold_flushing_with(flush_nosync), property::well_formed, 0, "break-before-make");
+	// With one CPU a local invalidation is every TLB there is; an
+	// unfinished one is still unfinished.
+	EXPECT_EQ(flagged(fold_flushing_with(flush_local, {.one_cpu = true})), names{});
+	expect_violation(fold_flushing_with(flush_nosync, {.one_cpu = true}), property::well_formed, 0,
+			 "break-before-make");
 }
 
 // |. . . ... .| -> |C . . ...|: clear all, no invalidation, repaint with

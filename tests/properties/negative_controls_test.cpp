@@ -361,6 +361,34 @@ struct unfold_wrprotecting : mainline_ops<M, unfold_wrprotecting<M>> {
 	}
 };
 
+// contpte_convert with a cheaper invalidation between clear and repaint:
+// `Flags` (model/history.h) says which.  Each leaves some CPU's CONT (or
+// page) translation of the run in place while the run is repainted the
+// other way: well-formed.
+template <class M, class Self, unsigned Flags>
+struct convert_flushing_with : mainline_ops<M, Self> {
+	using W = typename M::word;
+	void contpte_convert(M& m, std::size_t i, W pte)
+	{
+		const geometry& g = m.geo();
+		const std::size_t first = g.run_start(i);
+		pte = pfn_pte(pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1}), pte_pgprot(pte, g), g);
+		for (std::size_t k = 0; k < g.cont_ptes; k++)
+			pte = pte_or_flags(pte, this->self().__ptep_get_and_clear(m, first + k));
+		if (!m.features().bbml2_noabort)
+			m.flush_tlb_range(first, g.cont_ptes, Flags);
+		this->self().__set_ptes(m, first, pte, g.cont_ptes);
+	}
+};
+// The local invalidation set_access_flags uses since v6.19, taken for the
+// convert too: fine while only this CPU can have cached the run.
+template <class M>
+struct convert_flushing_locally : convert_flushing_with<M, convert_flushing_locally<M>, flush_local> {};
+// The young calls' invalidation without its DSB, taken for the convert:
+// the repaint may start before the invalidation has completed anywhere.
+template <class M>
+struct convert_flushing_without_sync : convert_flushing_with<M, convert_flushing_without_sync<M>, flush_nosync> {};
+
 // __ptep_set_access_flags with the pte_same arm64 had until 2019, which
 // ignored RDONLY on present entries: an entry that is software-dirty and
 // writable but still read-only to the walker "is" what a write fault asks
@@ -467,6 +495,28 @@ TEST(negative_control, a_non_present_clear_widened_to_its_run_fails_isolation)
 TEST(negative_control, convert_without_tlbi_fails_well_formed)
 {
 	expect_caught<no_bbm>("no-bbm", property::well_formed);
+}
+
+TEST(negative_control, a_convert_flushing_only_its_own_cpu_fails_well_formed_unless_there_is_one_cpu)
+{
+	expect_caught<convert_flushing_locally>("convert-local-flush", property::well_formed);
+	// With one CPU the local invalidation is every TLB there is: the same
+	// strategy and budget then hold.
+	auto s = make_strategy<convert_flushing_locally>("convert-local-flush", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 3000;
+	o.hw.one_cpu = true;
+	const property_result r = run_property(*s, property::well_formed, o);
+	EXPECT_EQ(r.v, verdict::holds) << format_counterexample(r);
+}
+
+TEST(negative_control, a_convert_not_waiting_for_its_flush_fails_well_formed_even_on_one_cpu)
+{
+	expect_caught<convert_flushing_without_sync>("convert-nosync-flush", property::well_formed);
+	hardware_options one;
+	one.one_cpu = true;
+	expect_caught<convert_flushing_without_sync>("convert-nosync-flush", property::well_formed, one);
 }
 
 TEST(negative_control, an_unfold_that_also_write_protects_fails_well_formed_only_under_bbml2)

@@ -426,9 +426,9 @@ int contpte_ptep_set_access_flags(struct vm_area_struct *vma,
 		for (i = 0; i < CONT_PTES; i++, ptep++, addr += PAGE_SIZE)
 			__ptep_set_access_flags(vma, addr, ptep, entry, 0);
 
+		/* Only this CPU's stale translation would fault again. */
 		if (dirty)
-			__flush_tlb_range(vma, start_addr, addr,
-					  PAGE_SIZE, true, 3);
+			local_flush_tlb_contpte(vma, start_addr);
 	} else {
 		__contpte_try_unfold(vma->vm_mm, addr, ptep, orig_pte);
 		__ptep_set_access_flags(vma, addr, ptep, entry, dirty);

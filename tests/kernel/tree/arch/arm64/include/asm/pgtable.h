@@ -249,6 +249,16 @@ static inline int __ptep_clear_flush_young(struct vm_area_struct *vma,
 	return young;
 }
 
+/*
+ * A fault through another CPU's stale, less permissive translation finds
+ * the entry already as asked: that CPU drops its own entry and retries,
+ * so whoever raises permissions need only flush its own TLB.
+ */
+#define flush_tlb_fix_spurious_fault(vma, address, ptep) \
+	local_flush_tlb_page_nonotify(vma, address)
+#define flush_tlb_fix_spurious_fault_pmd(vma, address, pmdp) \
+	local_flush_tlb_page_nonotify(vma, address)
+
 static inline void __ptep_set_wrprotect(struct mm_struct *mm,
 					unsigned long address, pte_t *ptep)
 {
