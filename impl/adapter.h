@@ -28,13 +28,7 @@ inline void check_call_range(const call& c, std::size_t table_size, const geomet
 	if (table_size % geo.cont_ptes != 0)
 		throw usage_error("table of " + std::to_string(table_size) + " entries: expected a multiple of CONT_PTES (" +
 				  std::to_string(geo.cont_ptes) + ")");
-	const bool ranged = c.kind == call_kind::set_ptes || c.kind == call_kind::get_and_clear_full_ptes ||
-			    c.kind == call_kind::clear_full_ptes || c.kind == call_kind::clear_non_present_ptes ||
-			    c.kind == call_kind::wrprotect_ptes ||
-			    c.kind == call_kind::clear_young_dirty_ptes ||
-			    c.kind == call_kind::test_and_clear_young_ptes || c.kind == call_kind::clear_flush_young_ptes ||
-			    c.kind == call_kind::modify_prot_start_ptes || c.kind == call_kind::modify_prot_commit_ptes;
-	const std::size_t nr = ranged ? c.nr : 1;
+	const std::size_t nr = takes_nr(c.kind) ? c.nr : 1;
 	if (nr == 0 || c.index >= table_size || nr > table_size - c.index)
 		throw usage_error(describe(c) + ": expected nr >= 1 and entries inside a table of " +
 				  std::to_string(table_size));

@@ -36,25 +36,17 @@ std::string_view sentence(caller_rule r)
 
 namespace {
 
-bool ranged(call_kind k)
-{
-	return k == call_kind::set_ptes || k == call_kind::clear_non_present_ptes || k == call_kind::get_and_clear_full_ptes ||
-	       k == call_kind::clear_full_ptes || k == call_kind::wrprotect_ptes || k == call_kind::clear_young_dirty_ptes ||
-	       k == call_kind::test_and_clear_young_ptes || k == call_kind::clear_flush_young_ptes ||
-	       k == call_kind::modify_prot_start_ptes || k == call_kind::modify_prot_commit_ptes;
-}
-
 // The calls over a folio batch of present entries (commit writes over the
 // entries its start cleared, as set_ptes maps over none).
 bool present_batch(call_kind k)
 {
-	return ranged(k) && k != call_kind::set_ptes && k != call_kind::clear_non_present_ptes &&
+	return takes_nr(k) && k != call_kind::set_ptes && k != call_kind::clear_non_present_ptes &&
 	       k != call_kind::modify_prot_commit_ptes;
 }
 
 std::optional<rule_breach> check_extent(const call& c, std::size_t table_size, std::optional<vma_range> vma)
 {
-	const std::size_t nr = ranged(c.kind) ? c.nr : 1;
+	const std::size_t nr = takes_nr(c.kind) ? c.nr : 1;
 	if (nr == 0)
 		return rule_breach{caller_rule::nr_at_least_one, c.index, "nr = 0"};
 	if (c.index >= table_size || nr > table_size - c.index)

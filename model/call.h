@@ -56,6 +56,27 @@ struct call {
 	unsigned flags = 0;	// CYDP_* or ptep_set_access_flags' dirty
 };
 
+// The calls that take nr: a range of entries (the others are about the one
+// entry at c.index, whatever c.nr says).
+inline bool takes_nr(call_kind k)
+{
+	switch (k) {
+	case call_kind::set_ptes:
+	case call_kind::get_and_clear_full_ptes:
+	case call_kind::clear_full_ptes:
+	case call_kind::clear_non_present_ptes:
+	case call_kind::wrprotect_ptes:
+	case call_kind::clear_young_dirty_ptes:
+	case call_kind::test_and_clear_young_ptes:
+	case call_kind::clear_flush_young_ptes:
+	case call_kind::modify_prot_start_ptes:
+	case call_kind::modify_prot_commit_ptes:
+		return true;
+	default:
+		return false;
+	}
+}
+
 // The entries a call is about, as the checker judges it: [c.index, range_end(c)).
 inline std::size_t range_end(const call& c) { return c.index + (c.nr > 0 ? c.nr : 1); }
 

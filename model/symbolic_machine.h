@@ -61,14 +61,21 @@ namespace ptespec {
 
 // Whether [first_pfn, first_pfn + nr) lies inside one of `folios`: what
 // the machine answers a strategy, and what a proof assumes of a caller.
+// Whether pfn is one of folio f's pages.
+inline z3::expr in_folio(const folio_extent& f, const z3::expr& pfn)
+{
+	z3::context& ctx = pfn.ctx();
+	return z3::uge(pfn, ctx.bv_val(f.first_pfn, 64)) && z3::ult(pfn, ctx.bv_val(f.first_pfn + f.nr_pages, 64));
+}
+
 inline z3::expr folio_covers(const std::vector<folio_extent>& folios, const z3::expr& first_pfn, std::size_t nr)
 {
 	z3::context& ctx = first_pfn.ctx();
 	const z3::expr end = first_pfn + ctx.bv_val(nr, 64);
 	z3::expr any = ctx.bool_val(false);
 	for (const folio_extent& f : folios)
-		any = any || (z3::uge(first_pfn, ctx.bv_val(f.first_pfn, 64)) &&
-			      z3::ule(end, ctx.bv_val(f.first_pfn + f.nr_pages, 64)) && z3::ult(first_pfn, end));
+		any = any || (in_folio(f, first_pfn) && z3::ule(end, ctx.bv_val(f.first_pfn + f.nr_pages, 64)) &&
+			      z3::ult(first_pfn, end));
 	return any;
 }
 

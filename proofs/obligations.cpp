@@ -310,13 +310,6 @@ std::vector<std::size_t> step_entries(std::size_t c, bool quick)
 	return out;
 }
 
-// The calls that take a range of entries rather than one.
-bool ranged(call_kind k)
-{
-	return k == call_kind::get_and_clear_full_ptes || k == call_kind::clear_full_ptes ||
-	       k == call_kind::clear_non_present_ptes;
-}
-
 // The calls of a step/ obligation for kind k: one per entry or range, and
 // per full for the calls that take it.
 std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
@@ -325,7 +318,7 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 	const bool takes_full = k == call_kind::ptep_get_and_clear_full || k == call_kind::get_and_clear_full_ptes ||
 				k == call_kind::clear_full_ptes;
 	for (bool full : takes_full ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
-		if (!ranged(k)) {
+		if (!takes_nr(k)) {
 			for (std::size_t i : step_entries(c, o.quick))
 				out.push_back(call{k, i, 1, full, 0, 0});
 			continue;
@@ -376,11 +369,8 @@ z3::expr same_folio(const std::vector<folio_extent>& folios, const geometry& geo
 	const z3::expr pa = pte_pfn(a, geo), pb = pte_pfn(b, geo);
 	z3::expr same = ctx.bool_val(false), in_any = ctx.bool_val(false);
 	for (const folio_extent& f : folios) {
-		auto in = [&](const z3::expr& pfn) {
-			return z3::uge(pfn, ctx.bv_val(f.first_pfn, 64)) && z3::ult(pfn, ctx.bv_val(f.first_pfn + f.nr_pages, 64));
-		};
-		same = same || (in(pa) && in(pb));
-		in_any = in_any || in(pa);
+		same = same || (in_folio(f, pa) && in_folio(f, pb));
+		in_any = in_any || in_folio(f, pa);
 	}
 	return same || (!in_any && pa == pb);
 }
@@ -511,13 +501,14 @@ void prove_step(obligation_run& run, call_kind kind)
 	batch.check();
 	r.detail += fmt::format("{} calls ({}) from two runs satisfying the invariant, any number of hw events per gap",
 			       calls.size(),
-			       ranged(kind)	? ranges_note(c, run.o)
+			       takes_nr(kind)	? ranges_note(c, run.o)
 			       : run.o.quick	? "quick: entries 0, c-1, c"
 						: "each run edge, its neighbours and a middle");
 	if (whole.verdict == proof_verdict::refuted && r.verdict == proof_verdict::proved) {
 		r.verdict = proof_verdict::unknown;
-		r.detail += fmt::format("; not inductive: {} leaves a folded run with a cleared entry, a table outside the "
-					"invariant (a mid-teardown run; obligations from such tables are not built yet)",
+		r.detail += fmt::format("; not inductive: {} leaves a table outside the invariant -- a folded run with a "
+					"cleared entry (mid-teardown) or a PROT_NONE entry; obligations from such tables "
+					"are not built yet",
 					whole.ce && !whole.ce->calls.empty() ? describe(whole.ce->calls.back()) : to_string(kind));
 	}
 	r.seconds = clock.seconds();

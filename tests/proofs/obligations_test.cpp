@@ -6,6 +6,7 @@
 
 #include "impl/adapter.h"
 #include "impl/mainline.h"
+#include "tests/impl/cont_without_valid.h"
 #include "proofs/catalogue.h"
 #include "model/property.h"
 #include "model/pte.h"
@@ -75,21 +76,11 @@ struct flushes_past_when_young : mainline_ops<M, flushes_past_when_young<M>> {
 	}
 };
 
-// ptep_get tests CONT without VALID: a non-present entry whose swap offset
-// sets bit 52 is "gathered" over its run, and the swap entry comes back
-// with a neighbour's flags (precise).  A folded run, the only table the
-// older obligations start from, holds no non-present entry.
+// ptep_get tests CONT without VALID (tests/impl/cont_without_valid.h).  A
+// folded run, the only table the older obligations start from, holds no
+// non-present entry.
 template <class M>
-struct read_cont_without_valid : mainline_ops<M, read_cont_without_valid<M>> {
-	using W = typename M::word;
-	W ptep_get(M& m, std::size_t i)
-	{
-		const W pte = this->self().__ptep_get(m, i);
-		if (!m.branch(pte_cont(pte)))
-			return pte;
-		return this->self().contpte_ptep_get(m, i, pte);
-	}
-};
+struct read_cont_without_valid : controls::ptep_get_cont_without_valid<M, read_cont_without_valid<M>> {};
 
 // clear_non_present_ptes clears the whole runs its range touches, as if a
 // swapped-out folio always left whole runs of swap entries: isolation.

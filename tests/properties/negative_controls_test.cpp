@@ -16,17 +16,19 @@
 #include "model/checker.h"
 #include "properties/world.h"
 #include "properties/runner.h"
+#include "tests/impl/cont_without_valid.h"
 #include "tests/mm/batch_past_folio.h"
 
 namespace ptespec {
 namespace {
 
-// ptep_get tests CONT without VALID, and set_ptes strips CONT only from
-// present values, so a swap entry whose offset sets bit 52 is "gathered"
-// over its run: precise.  (Mainline strips CONT from every value it sets,
-// which is why the CONT test alone does not hurt it.)
+// ptep_get tests CONT without VALID (tests/impl/cont_without_valid.h), and
+// set_ptes strips CONT only from present values, so a swap entry whose
+// offset sets bit 52 is "gathered" over its run: precise.  (Mainline strips
+// CONT from every value it sets, which is why the CONT test alone does not
+// hurt it.)
 template <class M>
-struct cont_without_valid : mainline_ops<M, cont_without_valid<M>> {
+struct cont_without_valid : controls::ptep_get_cont_without_valid<M, cont_without_valid<M>> {
 	using W = typename M::word;
 	void set_ptes(M& m, std::size_t i, W pte, std::size_t nr)
 	{
@@ -35,13 +37,6 @@ struct cont_without_valid : mainline_ops<M, cont_without_valid<M>> {
 			return;
 		}
 		mainline_ops<M, cont_without_valid<M>>::set_ptes(m, i, pte, nr);
-	}
-	W ptep_get(M& m, std::size_t i)
-	{
-		const W pte = this->self().__ptep_get(m, i);
-		if (!m.branch(pte_cont(pte)))
-			return pte;
-		return this->self().contpte_ptep_get(m, i, pte);
 	}
 };
 
