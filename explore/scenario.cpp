@@ -95,7 +95,9 @@ range scenario_range(scenario s, const geometry& geo, std::size_t n)
 	case scenario::dontneed_start:
 	case scenario::fork:
 	case scenario::madv_free:
-		// Starts mid-run: the first run straddles the range edge.
+		// Starts mid-run: the first run straddles the range edge.  (MADV_FREE
+		// leaves that run's folio alone, as the kernel does when its split
+		// of a folio mapped in part fails, and frees the runs after it.)
 		return {half, n};
 	case scenario::dontneed_end:
 		// Ends mid-run: the last run straddles the range edge.

@@ -73,6 +73,13 @@ inline std::size_t folio_pages_from(const memory& mem, std::uint64_t pte)
 	return static_cast<std::size_t>(fe.first_pfn + fe.nr_pages - pfn);
 }
 
+// The pages of pte's folio, all of them (folio_nr_pages).
+inline std::size_t folio_nr_pages(const memory& mem, std::uint64_t pte)
+{
+	const long f = folio_of(mem.folios, pte_pfn(pte, mem.geo));
+	return f < 0 ? 1 : static_cast<std::size_t>(mem.folios[static_cast<std::size_t>(f)].nr_pages);
+}
+
 // Today's core-mm: mm::folio_pte_batch with pte_batch_hint.
 const caller& core_mm();
 

@@ -87,7 +87,9 @@ void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::siz
 		    std::size_t batch_limit = 0, const caller& via = core_mm());
 
 // madvise_free_pte_range: clear_young_dirty_ptes (young and dirty) over
-// each batch of present entries.
+// each batch of present entries that maps its folio whole; a large folio
+// mapped in part is left alone (the kernel splits it first, and leaves it
+// when the split fails; the model never splits).
 void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
 			    std::size_t batch_limit = 0, const caller& via = core_mm());
 

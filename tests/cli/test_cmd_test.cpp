@@ -106,7 +106,10 @@ TEST(cli_test_cmd, bad_values_are_one_line_and_exit_2)
 // --coverage lists every branch of the strategy its cases reached; at the
 // defaults every one of mainline's is taken both ways (a write fault on a
 // read-only entry is what takes ptep_set_access_flags' permission-change
-// branch), and the closing line counts them.
+// branch) but one, and the closing line counts them.  The one:
+// clear_young_dirty_ptes' one-entry fast path on a CONT entry, which
+// today's core-mm never takes -- MADV_FREE, its only caller, calls it over
+// whole folios only, and a folio of one page is never CONT.
 TEST(cli_test_cmd, coverage_shows_every_mainline_branch_taken_both_ways)
 {
 	// One property: a strategy that holds runs the same cases for each, so
@@ -119,13 +122,18 @@ TEST(cli_test_cmd, coverage_shows_every_mainline_branch_taken_both_ways)
 	EXPECT_NE(o.out.find("impl/mainline.h:"), std::string::npos) << o.out;
 	EXPECT_NE(o.out.find("contpte_ptep_set_access_flags"), std::string::npos) << o.out;
 	const std::string branches = o.out.substr(0, o.out.find("\nword fields:"));
-	EXPECT_EQ(branches.find("<-- never"), std::string::npos) << o.out;
+	const std::size_t never = branches.find("<-- never");
+	ASSERT_NE(never, std::string::npos) << o.out;
+	const std::size_t never_line = branches.rfind('\n', never) + 1;
+	EXPECT_NE(branches.substr(never_line, never - never_line).find("clear_young_dirty_ptes"), std::string::npos)
+		<< o.out;
+	EXPECT_EQ(branches.find("<-- never", never + 1), std::string::npos) << o.out;
 	const std::size_t at = o.out.find(" sites taken both ways");
 	ASSERT_NE(at, std::string::npos) << o.out;
 	const std::size_t line = o.out.rfind('\n', at) + 1;
 	unsigned both = 0, all = 0;
 	ASSERT_EQ(std::sscanf(o.out.c_str() + line, " %u of %u", &both, &all), 2) << o.out.substr(line, 80);
-	EXPECT_EQ(both, all);
+	EXPECT_EQ(both + 1, all);
 	EXPECT_GE(all, 20u);
 }
 
