@@ -61,23 +61,26 @@ inline std::optional<std::uint64_t> read_pte(call_sink& s, std::size_t i)
 	return *r->pte;
 }
 
-// The pages of pte's folio from pte's page on (1 when no declared folio
-// holds the pfn: a page on its own), as page_folio and folio_nr_pages say.
-inline std::size_t folio_pages_from(const memory& mem, std::uint64_t pte)
+// pte's folio, as page_folio says: a declared folio, or (when none holds
+// the pfn) a folio of that one page.
+inline folio_extent folio_holding(const memory& mem, std::uint64_t pte)
 {
 	const std::uint64_t pfn = pte_pfn(pte, mem.geo);
 	const long f = folio_of(mem.folios, pfn);
-	if (f < 0)
-		return 1;
-	const folio_extent& fe = mem.folios[static_cast<std::size_t>(f)];
-	return static_cast<std::size_t>(fe.first_pfn + fe.nr_pages - pfn);
+	return f < 0 ? folio_extent{pfn, 1} : mem.folios[static_cast<std::size_t>(f)];
+}
+
+// The pages of pte's folio from pte's page on.
+inline std::size_t folio_pages_from(const memory& mem, std::uint64_t pte)
+{
+	const folio_extent fe = folio_holding(mem, pte);
+	return static_cast<std::size_t>(fe.first_pfn + fe.nr_pages - pte_pfn(pte, mem.geo));
 }
 
 // The pages of pte's folio, all of them (folio_nr_pages).
 inline std::size_t folio_nr_pages(const memory& mem, std::uint64_t pte)
 {
-	const long f = folio_of(mem.folios, pte_pfn(pte, mem.geo));
-	return f < 0 ? 1 : static_cast<std::size_t>(mem.folios[static_cast<std::size_t>(f)].nr_pages);
+	return static_cast<std::size_t>(folio_holding(mem, pte).nr_pages);
 }
 
 // Today's core-mm: mm::folio_pte_batch with pte_batch_hint.

@@ -59,8 +59,6 @@
 
 namespace ptespec {
 
-// Whether [first_pfn, first_pfn + nr) lies inside one of `folios`: what
-// the machine answers a strategy, and what a proof assumes of a caller.
 // Whether pfn is one of folio f's pages.
 inline z3::expr in_folio(const folio_extent& f, const z3::expr& pfn)
 {
@@ -68,6 +66,8 @@ inline z3::expr in_folio(const folio_extent& f, const z3::expr& pfn)
 	return z3::uge(pfn, ctx.bv_val(f.first_pfn, 64)) && z3::ult(pfn, ctx.bv_val(f.first_pfn + f.nr_pages, 64));
 }
 
+// Whether [first_pfn, first_pfn + nr) lies inside one of `folios`: what
+// the machine answers a strategy, and what a proof assumes of a caller.
 inline z3::expr folio_covers(const std::vector<folio_extent>& folios, const z3::expr& first_pfn, std::size_t nr)
 {
 	z3::context& ctx = first_pfn.ctx();

@@ -33,8 +33,8 @@
 //             their calls makes such an entry; mprotect's do).
 // Nothing else is assumed: any entry may be none, non-present (a swap or
 // marker entry) with any bits, or valid mapping any pfn with any attributes
-// and flags.  Which
-// folio a pfn belongs to is the world's folio layout, chosen per case.
+// and flags.  Which folio a pfn belongs to is the world's folio layout,
+// chosen per case.
 #pragma once
 
 #include <cstddef>

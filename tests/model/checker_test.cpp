@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -806,20 +807,29 @@ TEST(checker_well_formed, fold_through_clear_and_invalidate_is_quiet)
 		EXPECT_EQ(ck.pending(i), FLAG_DIRTY) << "#" << i;
 }
 
-// |. . . ... .| -> |C . . ...|: clear all, invalidate with `flags`,
-// repaint with CONT.  Only an invalidation that reaches every CPU and
-// completes before the repaint is break-before-make.
-checker fold_flushing_with(unsigned flags, hardware_options hw = {})
+// |. . . ... .| -> |C . . ...|: clear all, invalidate with `flags` (or
+// not at all), repaint with CONT.
+hist fold_repainting(hardware_options hw, std::optional<unsigned> flush, std::uint64_t (*repaint)(std::size_t))
 {
 	hist h(table({}), hw);
 	h.begin(mk(call_kind::contpte_try_fold, RUN - 1));
 	for (std::size_t i = 0; i < RUN; i++)
 		h.xchg(i);
-	h.tlbi(0, RUN, flags);
+	if (flush)
+		h.tlbi(0, RUN, *flush);
 	for (std::size_t i = 0; i < RUN; i++)
-		h.write(i, page(i, true));
+		h.write(i, repaint(i));
 	h.end();
-	return h.check();
+	return h;
+}
+
+std::uint64_t same_page_cont(std::size_t i) { return page(i, true); }
+
+// Only an invalidation that reaches every CPU and completes before the
+// repaint is break-before-make.
+checker fold_flushing_with(unsigned flags, hardware_options hw = {})
+{
+	return fold_repainting(hw, flags, same_page_cont).check();
 }
 
 TEST(checker_well_formed, a_fold_flushing_this_cpu_only_or_without_sync_fires)
@@ -834,28 +844,20 @@ TEST(checker_well_formed, a_fold_flushing_this_cpu_only_or_without_sync_fires)
 			 "break-before-make");
 }
 
-// |. . . ... .| -> |C . . ...|: clear all, no invalidation, repaint with
-// CONT and nothing else changed.  With BBML2 and no conflict aborts the
-// TLB may hold old and new at once and answers with either, both right;
-// without it the same history skips break-before-make.
+// The fold without the invalidation, repainting the run with CONT and
+// nothing else changed.  With BBML2 and no conflict aborts the TLB may hold
+// old and new at once and answers with either, both right; without it the
+// same history skips break-before-make.
 hist fold_without_invalidation(hardware_options hw, std::uint64_t (*repaint)(std::size_t))
 {
-	hist h(table({}), hw);
-	h.begin(mk(call_kind::contpte_try_fold, RUN - 1));
-	for (std::size_t i = 0; i < RUN; i++)
-		h.xchg(i);
-	for (std::size_t i = 0; i < RUN; i++)
-		h.write(i, repaint(i));
-	h.end();
-	return h;
+	return fold_repainting(hw, std::nullopt, repaint);
 }
 
 TEST(checker_well_formed, under_bbml2_a_fold_may_skip_the_invalidation)
 {
-	auto same = [](std::size_t i) { return page(i, true); };
-	const checker quiet = fold_without_invalidation({.bbml2_noabort = true}, same).check();
+	const checker quiet = fold_without_invalidation({.bbml2_noabort = true}, same_page_cont).check();
 	EXPECT_EQ(flagged(quiet), names{});
-	const checker plain = fold_without_invalidation({}, same).check();
+	const checker plain = fold_without_invalidation({}, same_page_cont).check();
 	expect_violation(plain, property::well_formed, 0, "break-before-make");
 }
 
