@@ -125,9 +125,13 @@ struct session {
 		session& s = of(ctx);
 		s.tick();
 		// The shim's last-level hint changes nothing the model holds (it
-		// keeps no walk caches).
+		// keeps no walk caches); a level hint is recorded only when it is
+		// not a pte's (flush_level).
+		const int level = PTESPEC_FLUSH_LEVEL_OF(flags);
 		const unsigned f = ((flags & PTESPEC_FLUSH_LOCAL) ? flush_local : 0u) |
-				   ((flags & PTESPEC_FLUSH_NOSYNC) ? flush_nosync : 0u);
+				   ((flags & PTESPEC_FLUSH_NOSYNC) ? flush_nosync : 0u) |
+				   flush_stride(PTESPEC_FLUSH_STRIDE_OF(flags)) |
+				   (level >= 0 ? flush_level(static_cast<unsigned>(level)) : 0u);
 		if (kind == PTESPEC_FLUSH_PAGE)
 			s.m.flush_tlb_page(first, f);
 		else if (kind == PTESPEC_FLUSH_RANGE)

@@ -164,14 +164,21 @@ void checker::on_primitive(const primitive_step& p, const table_t& t)
 	case prim_kind::tlbi_range:
 	case prim_kind::tlbi_all:
 		tlb_.flush(p.index, p.nr, t, p.flags);
+		last_flush_ = p;
+		last_flush_at_ = step_;
 		// A local or unsynchronised flush leaves some CPU's CONT
 		// translations of the run in place (model/tlb.h).
 		if (!tlb_.reaches_every_cpu(p.flags))
 			break;
-		for (std::size_t k = p.index; k < p.index + p.nr && k < n_; k += geo_.cont_ptes)
-			run_flushed_at_[k / geo_.cont_ptes] = step_;
-		if (p.nr && p.index + p.nr - 1 < n_)
-			run_flushed_at_[(p.index + p.nr - 1) / geo_.cont_ptes] = step_;
+		// A run counts as flushed when the invalidation reached one of its
+		// entries (a hint may leave some out, model/history.h).
+		for (std::size_t k = p.index - p.index % geo_.cont_ptes; k < p.index + p.nr && k < n_;
+		     k += geo_.cont_ptes)
+			for (std::size_t j = k; j < k + geo_.cont_ptes && j < n_; j++)
+				if (flush_reaches(j, p.index, p.nr, p.flags)) {
+					run_flushed_at_[k / geo_.cont_ptes] = step_;
+					break;
+				}
 		break;
 	default:
 		if (!touched_mark_[p.index]) {
@@ -636,6 +643,24 @@ void checker::judge_isolation(const ended_call& e)
 	}
 }
 
+// Why the last invalidation left entry i's translation cached, when its
+// range named i: it did not reach every CPU or complete, or a hint made it
+// issue no TLBI for i.
+std::string checker::missed_by_last_flush(std::size_t i) const
+{
+	if (!last_flush_ || last_flush_at_ < cached_at_[i] || i < last_flush_->index ||
+	    i >= last_flush_->index + last_flush_->nr)
+		return "";
+	const primitive_step& f = *last_flush_;
+	const char* why = !tlb_.reaches_every_cpu(f.flags)	 ? "did not reach every CPU's TLB before the store"
+			  : !flush_reaches(i, f.index, f.nr, f.flags) ? "issued no TLBI for it"
+								      : nullptr;
+	if (!why)
+		return "";
+	return fmt::format(": the invalidation of #{}..#{}{} {}", f.index, f.index + f.nr - 1, flush_flag_text(f.flags),
+			   why);
+}
+
 // well-formed at a store: CONT changes between valid values go through
 // break-before-make (or, under BBML2, translate alike: model/tlb.h), and
 // the run stays one run.
@@ -649,8 +674,8 @@ void checker::judge_well_formed(const primitive_step& p, const table_t& t)
 						  "lets a lookup answer with either",
 						  p.index, p.new_value, cached)
 				    : fmt::format("#{} changed CONT between valid values without break-before-make "
-						  "(the TLB may still hold {:#018x})",
-						  p.index, cached));
+						  "(the TLB may still hold {:#018x}{})",
+						  p.index, cached, missed_by_last_flush(p.index)));
 	// Taking an entry out never misprograms a run (each entry is then
 	// invalid or as it was), so only stores of valid values need the run
 	// judged -- and only until the first misprogramming.

@@ -179,6 +179,11 @@ private:
 	// translation older than that covers only its own page, if any.
 	std::vector<std::size_t> cached_at_;
 	std::vector<std::size_t> run_flushed_at_;
+	// The last TLB invalidation and its step, to say why a translation
+	// cached before it outlived it.
+	std::optional<primitive_step> last_flush_;
+	std::size_t last_flush_at_ = 0;
+	std::string missed_by_last_flush(std::size_t i) const;
 	// Per page and flag (young, dirty): the last call that consumed it
 	// there, so an imprecise report can say where its events went.
 	struct consumption {

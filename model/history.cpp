@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include <fmt/format.h>
+
 #include "model/observer.h"
 
 namespace ptespec {
@@ -27,6 +29,10 @@ std::string flush_flag_text(unsigned flags)
 		out += " local";
 	if (flags & flush_nosync)
 		out += " nosync";
+	if (flush_stride_log2(flags))
+		out += fmt::format(" stride {}", std::size_t{1} << flush_stride_log2(flags));
+	if (flush_level_of(flags) >= 0)
+		out += fmt::format(" level {}", flush_level_of(flags));
 	return out;
 }
 

@@ -39,7 +39,39 @@ enum flush_flag : unsigned {
 	// primitive.
 	flush_nosync = 1u << 1,
 };
-// "", " local", " nosync" or " local nosync": a transcript's suffix.
+
+// The hints __flush_tlb_range takes, in the flag word too.
+//
+// Stride: one TLBI every 2^s entries, the range rounded out to the stride
+// (hugetlb passes its block size).  A CPU without range invalidation
+// (FEAT_TLBIRANGE) issues exactly those TLBIs, so only the entries at a
+// multiple of the stride are surely dropped; the pages between keep what
+// they cached.  s = 0 (PAGE_SIZE) is every entry.
+//
+// Level: the TTL hint names the level of the translations to drop; with
+// FEAT_TTL a TLB may then skip entries of any other level.  The table holds
+// level-3 entries only, so a hint of 3 or none reaches them alike and is
+// not recorded; a hint of level 0, 1 or 2 may reach none of them.
+inline constexpr unsigned flush_level_shift = 4;	// 2 bits: 1 + the level named
+inline constexpr unsigned flush_stride_shift = 8;	// 6 bits: log2 of the stride in entries
+constexpr unsigned flush_level(unsigned level) { return level < 3 ? (level + 1) << flush_level_shift : 0; }
+constexpr unsigned flush_stride(unsigned log2_entries) { return (log2_entries & 63u) << flush_stride_shift; }
+// The level a flag word's hint names (0..2), or -1 for a pte's or none.
+constexpr int flush_level_of(unsigned flags) { return static_cast<int>((flags >> flush_level_shift) & 3u) - 1; }
+constexpr unsigned flush_stride_log2(unsigned flags) { return (flags >> flush_stride_shift) & 63u; }
+// Whether an invalidation of [first, first+nr) with `flags` issues a TLBI
+// for entry i (the range rounded out to the stride; a level hint that is
+// not a pte's reaches no entry).
+constexpr bool flush_reaches(std::size_t i, std::size_t first, std::size_t nr, unsigned flags)
+{
+	if (flush_level_of(flags) >= 0)
+		return false;
+	const std::size_t stride = std::size_t{1} << flush_stride_log2(flags);
+	return i % stride == 0 && i >= first - first % stride && i < first + nr;
+}
+
+// A transcript's suffix: "", or " local", " nosync", " stride 16",
+// " level 2" in that order.
 std::string flush_flag_text(unsigned flags);
 
 // One software access.  For TLB invalidations index/nr give the range and

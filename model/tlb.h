@@ -56,7 +56,9 @@ public:
 	// states that skipped break-before-make -- unless BBML2 allows it
 	// because the two translate alike.
 	bool store(std::size_t i, std::uint64_t v);
-	// A TLB invalidation of [first, first+nr) with flush_flag bits `flags`.
+	// A TLB invalidation of [first, first+nr) with flush_flag bits and
+	// hints `flags`: it drops what is cached for the entries it reaches
+	// (flush_reaches), when it reaches every CPU.
 	void flush(std::size_t first, std::size_t nr, const std::vector<std::uint64_t>& table, unsigned flags = 0);
 	// Whether an invalidation with these flags drops what every CPU cached
 	// before the next primitive.

@@ -91,6 +91,21 @@ TEST(kernel_cli, a_loop_one_past_its_range_fails_isolation)
 	EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.show();
 }
 
+// contpte_convert's invalidation with one TLBI per run (stride
+// CONT_PTE_SIZE): the shim passes the stride on, and a fold leaves the old
+// page translations of the run cached while it repaints with CONT.
+TEST(kernel_cli, a_convert_flushing_one_page_per_run_fails_well_formed_naming_the_stride)
+{
+	const fs::path t = copy_tree("stride");
+	edit(t, "arch/arm64/mm/contpte.c", "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);",
+	     "__flush_tlb_range(&vma, start_addr, addr, CONT_PTE_SIZE, true, 3);");
+	const outcome o = run_ptespec(
+		{"--kernel", "stride=" + t.string(), "test", "--strategy", "stride", "--property", "well-formed"});
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("break-before-make"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find(" stride 16"), std::string::npos) << o.show();
+}
+
 TEST(kernel_cli, a_directory_that_is_not_there)
 {
 	expect_one_line_usage_error(run_ptespec({"--kernel", "/nonexistent/linux", "list"}), "not a directory");

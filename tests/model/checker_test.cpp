@@ -11,6 +11,7 @@
 // legitimate one where the checker must stay quiet.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -835,13 +836,27 @@ checker fold_flushing_with(unsigned flags, hardware_options hw = {})
 TEST(checker_well_formed, a_fold_flushing_this_cpu_only_or_without_sync_fires)
 {
 	EXPECT_EQ(flagged(fold_flushing_with(0)), names{});
-	expect_violation(fold_flushing_with(flush_local), property::well_formed, 0, "break-before-make");
+	expect_violation(fold_flushing_with(flush_local), property::well_formed, 0,
+			 "the invalidation of #0..#15 local did not reach every CPU");
 	expect_violation(fold_flushing_with(flush_nosync), property::well_formed, 0, "break-before-make");
 	// With one CPU a local invalidation is every TLB there is; an
 	// unfinished one is still unfinished.
 	EXPECT_EQ(flagged(fold_flushing_with(flush_local, {.one_cpu = true})), names{});
 	expect_violation(fold_flushing_with(flush_nosync, {.one_cpu = true}), property::well_formed, 0,
 			 "break-before-make");
+}
+
+// A stride of a whole run (one TLBI per run, as for a block) drops the
+// first page's translation only; a level hint other than a pte's may drop
+// none.  A hint of level 3 is a pte's, as good as none.
+TEST(checker_well_formed, a_fold_flushing_with_a_run_stride_or_another_level_fires)
+{
+	EXPECT_EQ(flagged(fold_flushing_with(flush_level(3))), names{});
+	expect_violation(fold_flushing_with(flush_stride(std::countr_zero(RUN))), property::well_formed, 1,
+			 "the invalidation of #0..#15 stride 16 issued no TLBI for it");
+	expect_violation(fold_flushing_with(flush_level(2)), property::well_formed, 0,
+			 "the invalidation of #0..#15 level 2 issued no TLBI for it");
+	EXPECT_EQ(flagged(fold_flushing_with(flush_stride(0))), names{});
 }
 
 // The fold without the invalidation, repainting the run with CONT and

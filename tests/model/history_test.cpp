@@ -121,6 +121,25 @@ TEST(transcript, says_results_and_events_in_the_demo_words)
 	EXPECT_EQ(hw_event_text({1, hw_kind::access, 3, 3, 0, 0}), "hw access to page #3 recorded in #3");
 }
 
+// A flush's hints: the entries it issues a TLBI for, and its words.
+TEST(flush_hints, a_stride_reaches_its_multiples_from_the_rounded_start_and_a_wrong_level_none)
+{
+	std::vector<std::size_t> reached;
+	for (std::size_t i = 0; i < 64; i++)
+		if (flush_reaches(i, 5, 30, flush_stride(4)))
+			reached.push_back(i);
+	// [5, 35) rounded out to 16 entries: TLBIs at 0, 16 and 32.
+	EXPECT_EQ(reached, (std::vector<std::size_t>{0, 16, 32}));
+	EXPECT_TRUE(flush_reaches(5, 5, 1, 0));
+	EXPECT_FALSE(flush_reaches(6, 5, 1, 0));
+	EXPECT_TRUE(flush_reaches(5, 5, 1, flush_level(3)));
+	EXPECT_FALSE(flush_reaches(5, 5, 1, flush_level(2)));
+	EXPECT_FALSE(flush_reaches(0, 0, 64, flush_level(0)));
+	EXPECT_EQ(flush_flag_text(flush_local | flush_nosync | flush_stride(4) | flush_level(2)),
+		  " local nosync stride 16 level 2");
+	EXPECT_EQ(flush_flag_text(flush_level(3) | flush_stride(0)), "");
+}
+
 TEST(ruler, changed_runs_names_only_the_runs_that_differ)
 {
 	std::vector<std::uint64_t> a(32, 0), b(32, 0);

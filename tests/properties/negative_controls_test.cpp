@@ -9,6 +9,8 @@
 // that dimension.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include "impl/adapter.h"
 #include "impl/mainline.h"
 #include "mm/caller.h"
@@ -357,10 +359,10 @@ struct unfold_wrprotecting : mainline_ops<M, unfold_wrprotecting<M>> {
 };
 
 // contpte_convert with a cheaper invalidation between clear and repaint:
-// `Flags` (model/history.h) says which.  Each leaves some CPU's CONT (or
-// page) translation of the run in place while the run is repainted the
-// other way: well-formed.
-template <class M, class Self, unsigned Flags>
+// Self::convert_flush gives its flags and hints (model/history.h).  Each
+// leaves some CPU's CONT (or page) translation of the run in place while
+// the run is repainted the other way: well-formed.
+template <class M, class Self>
 struct convert_flushing_with : mainline_ops<M, Self> {
 	using W = typename M::word;
 	void contpte_convert(M& m, std::size_t i, W pte)
@@ -371,18 +373,39 @@ struct convert_flushing_with : mainline_ops<M, Self> {
 		for (std::size_t k = 0; k < g.cont_ptes; k++)
 			pte = pte_or_flags(pte, this->self().__ptep_get_and_clear(m, first + k));
 		if (!m.features().bbml2_noabort)
-			m.flush_tlb_range(first, g.cont_ptes, Flags);
+			m.flush_tlb_range(first, g.cont_ptes, Self::convert_flush(g));
 		this->self().__set_ptes(m, first, pte, g.cont_ptes);
 	}
 };
 // The local invalidation set_access_flags uses since v6.19, taken for the
 // convert too: fine while only this CPU can have cached the run.
 template <class M>
-struct convert_flushing_locally : convert_flushing_with<M, convert_flushing_locally<M>, flush_local> {};
+struct convert_flushing_locally : convert_flushing_with<M, convert_flushing_locally<M>> {
+	static unsigned convert_flush(const geometry&) { return flush_local; }
+};
 // The young calls' invalidation without its DSB, taken for the convert:
 // the repaint may start before the invalidation has completed anywhere.
 template <class M>
-struct convert_flushing_without_sync : convert_flushing_with<M, convert_flushing_without_sync<M>, flush_nosync> {};
+struct convert_flushing_without_sync : convert_flushing_with<M, convert_flushing_without_sync<M>> {
+	static unsigned convert_flush(const geometry&) { return flush_nosync; }
+};
+// The invalidation with a stride of CONT_PTE_SIZE, one TLBI per run, as if
+// the run were one block.  A TLB may hold each page's translation apart,
+// CONT or not (hugetlb invalidates its contiguous ptes page by page for
+// that reason), so the other pages of the run keep theirs.
+template <class M>
+struct convert_flushing_by_run : convert_flushing_with<M, convert_flushing_by_run<M>> {
+	static unsigned convert_flush(const geometry& g)
+	{
+		return flush_stride(static_cast<unsigned>(std::countr_zero(g.cont_ptes)));
+	}
+};
+// The invalidation hinting level 2 (a PMD's) for the run's ptes: with
+// FEAT_TTL a TLB may keep every level-3 translation.
+template <class M>
+struct convert_flushing_at_pmd_level : convert_flushing_with<M, convert_flushing_at_pmd_level<M>> {
+	static unsigned convert_flush(const geometry&) { return flush_level(2); }
+};
 
 // __ptep_set_access_flags with the pte_same arm64 had until 2019, which
 // ignored RDONLY on present entries: an entry that is software-dirty and
@@ -512,6 +535,12 @@ TEST(negative_control, a_convert_not_waiting_for_its_flush_fails_well_formed_eve
 	hardware_options one;
 	one.one_cpu = true;
 	expect_caught<convert_flushing_without_sync>("convert-nosync-flush", property::well_formed, one);
+}
+
+TEST(negative_control, a_convert_flushing_one_page_per_run_or_at_another_level_fails_well_formed)
+{
+	expect_caught<convert_flushing_by_run>("convert-run-stride-flush", property::well_formed);
+	expect_caught<convert_flushing_at_pmd_level>("convert-pmd-level-flush", property::well_formed);
 }
 
 TEST(negative_control, an_unfold_that_also_write_protects_fails_well_formed_only_under_bbml2)

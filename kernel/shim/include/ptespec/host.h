@@ -36,6 +36,11 @@ enum ptespec_flush_kind {
 #define PTESPEC_FLUSH_NOSYNC 1u	/* no DSB after the TLBIs (the caller syncs later) */
 #define PTESPEC_FLUSH_LAST_LEVEL 2u	/* leaf entries only */
 #define PTESPEC_FLUSH_LOCAL 4u	/* this CPU only */
+/* The hints: the TTL level named (0..3; none when absent), and log2 of the stride in pages. */
+#define PTESPEC_FLUSH_LEVEL(l) ((8u | ((unsigned int)(l) & 3u)) << 4)
+#define PTESPEC_FLUSH_LEVEL_OF(f) (((f) & (8u << 4)) ? (int)(((f) >> 4) & 3u) : -1)
+#define PTESPEC_FLUSH_STRIDE(s) (((unsigned int)(s) & 63u) << 8)
+#define PTESPEC_FLUSH_STRIDE_OF(f) (((f) >> 8) & 63u)
 
 enum ptespec_feature {
 	PTESPEC_FEATURE_BBML2_NOABORT,	/* system_supports_bbml2_noabort() */
