@@ -43,6 +43,7 @@ struct check_cli {
 	std::uint64_t seed = 1;
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
+	bool mprotect = false;
 	bool json = false;
 };
 
@@ -69,21 +70,22 @@ int run_check(const check_cli& c)
 	const mm::caller& via = caller_of(c.caller);
 	const bool other_caller = &via != &mm::core_mm();
 	if (!c.json) {
+		const std::string with = c.mprotect ? ", with mprotect" : "";
 		if (other_caller)
-			fmt::print("seed {}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed,
+			fmt::print("seed {}{}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed, with,
 				   via.info().name, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
 				   cases_text(grans, c.cases));
 		else if (c.hw.is_default())
-			fmt::print("seed {}, {}; proofs: any number of hardware events per gap\n", c.seed,
+			fmt::print("seed {}{}, {}; proofs: any number of hardware events per gap\n", c.seed, with,
 				   cases_text(grans, c.cases));
 		else
-			fmt::print("seed {}, hardware {}, {}; proofs: none (they model the default hardware only)\n",
-				   c.seed, to_string(c.hw), cases_text(grans, c.cases));
+			fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model the default hardware only)\n",
+				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
 		std::fflush(stdout);
 	}
 	progress_line where("check");
 	const verdict_table vt = compute_verdicts(strategies, grans, o, c.cases, c.seed,
-						  [&where](const std::string& what) { where.update(what); }, c.hw, via);
+						  [&where](const std::string& what) { where.update(what); }, c.hw, via, c.mprotect);
 	where.clear();
 	const std::vector<cell>& cells = vt.cells;
 	const std::vector<proofs::proof_result>& proved = vt.proofs;
@@ -113,22 +115,24 @@ int run_check(const check_cli& c)
 		nlohmann::json proof_list = nlohmann::json::array();
 		for (const auto& r : proved)
 			proof_list.push_back(proof_json(r));
-		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
-						  {"command", "check"},
-						  {"seed", c.seed},
-						  {"hardware", to_string(c.hw)},
-						  {"cases", c.cases > 0 ? nlohmann::json(c.cases) : nlohmann::json("default")},
-						  {"results", list},
-						  {"proofs", proof_list},
-						  {"totals",
-						   {{"passed", n[0]},
-						    {"failed", n[1]},
-						    {"undecided", n[2]},
-						    {"not_applicable", n[3]},
-						    {"helper_laws_proved", laws_proved},
-						    {"helper_laws_refuted", laws_refuted},
-						    {"helper_laws_unknown", laws_unknown}}}}
-					    .dump(2));
+		nlohmann::json out{{"schema", json_schema},
+				   {"command", "check"},
+				   {"seed", c.seed},
+				   {"hardware", to_string(c.hw)},
+				   {"cases", c.cases > 0 ? nlohmann::json(c.cases) : nlohmann::json("default")},
+				   {"results", list},
+				   {"proofs", proof_list},
+				   {"totals",
+				    {{"passed", n[0]},
+				     {"failed", n[1]},
+				     {"undecided", n[2]},
+				     {"not_applicable", n[3]},
+				     {"helper_laws_proved", laws_proved},
+				     {"helper_laws_refuted", laws_refuted},
+				     {"helper_laws_unknown", laws_unknown}}}};
+		if (c.mprotect)
+			out["mprotect"] = true;
+		fmt::print("{}\n", out.dump(2));
 		return exit_for(failed, undecided);
 	}
 
@@ -218,6 +222,7 @@ action define_check(CLI::App& sub)
 		"seed of the randomised part, decimal or 0x-hex (default 1)", "S");
 	add_hardware(sub, c->hw);
 	add_caller(sub, c->caller);
+	add_mprotect(sub, c->mprotect);
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	return [c] { return run_check(*c); };
 }

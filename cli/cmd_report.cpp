@@ -37,6 +37,7 @@ struct report_cli {
 	std::uint64_t seed = 1;
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
+	bool mprotect = false;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
 	std::vector<std::string> names;	// --strategy; empty: every registered one
@@ -100,6 +101,8 @@ std::string caller_flag(const report_cli& c)
 	return c.caller.empty() || c.caller == "core-mm" ? "" : " --caller " + c.caller;
 }
 
+std::string mprotect_flag(const report_cli& c) { return c.mprotect ? " --mprotect" : ""; }
+
 // The verdict table `ptespec check --all` prints for the same seed and
 // cases (computed by the same function), then one row per strategy and
 // obligation of the proofs it ran.
@@ -110,7 +113,8 @@ std::string verdict_section(const report_cli& c, const verdict_table& vt)
 				     "strategy against each property, sampled and proved; a failing cell is in bold, the "
 				     "legend below says what each word means.\n\n",
 				     c.selection_flags(), c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed,
-				     c.proof_granule, hardware_flag(c.hw) + caller_flag(c), cases_text({g}, c.cases));
+				     c.proof_granule, hardware_flag(c.hw) + caller_flag(c) + mprotect_flag(c),
+				     cases_text({g}, c.cases));
 	md += "| strategy |";
 	for (property p : all_properties)
 		md += fmt::format(" {} |", to_string(p));
@@ -278,8 +282,8 @@ int run_report(const report_cli& c)
 	if (ec || !fs::is_directory(dir))
 		throw usage_error(fmt::format("--out {}: cannot create it; expected a writable directory", c.out));
 	const mm::caller& via = caller_of(c.caller);
-	fmt::print("seed {}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
-		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name,
+	fmt::print("seed {}{}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name, c.mprotect ? ", with mprotect" : "",
 		   cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	proofs::prove_options o;
@@ -291,7 +295,7 @@ int run_report(const report_cli& c)
 	progress_line where("report");
 	const verdict_table vt =
 		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,
-				 [&where](const std::string& what) { where.update(what); }, c.hw, via);
+				 [&where](const std::string& what) { where.update(what); }, c.hw, via, c.mprotect);
 	where.clear();
 	std::string md = "# ptespec report\n\n";
 	md += verdict_section(c, vt) + "\n" + proofs_section(c, vt.proofs) + "\n" + cost_section(c, dir, gnuplot);
@@ -344,6 +348,7 @@ action define_report(CLI::App& sub)
 		"granule of the proofs section: 4k, 16k or 64k (default 4k)", "G");
 	add_hardware(sub, c->hw);
 	add_caller(sub, c->caller);
+	add_mprotect(sub, c->mprotect);
 	return [c] { return run_report(*c); };
 }
 

@@ -204,6 +204,8 @@ int run_test(const test_options& t)
 		out["seed"] = seed;
 		out["granule"] = grans.size() == 1 ? std::string(to_string(grans[0])) : "all";
 		out["adversarial"] = t.adversarial;
+		if (t.mprotect)
+			out["mprotect"] = true;
 		out["hardware"] = to_string(t.hw);
 		if (other_caller)
 			out["caller"] = via.info().name;
@@ -337,9 +339,7 @@ action define_test(CLI::App& sub)
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");
-	sub.add_flag("--mprotect", t->mprotect,
-		     "add the mprotect caller (change_pte_range: modify_prot_start_ptes and modify_prot_commit_ptes per "
-		     "folio batch, to read-only, read-write or PROT_NONE) to the commands");
+	add_mprotect(sub, t->mprotect);
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
 	sub.add_flag("--coverage", t->coverage,

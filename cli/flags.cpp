@@ -158,6 +158,14 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw)
 		"the hardware to model, a comma-separated list: " + names + " (default: none of them)", "LIST");
 }
 
+CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect)
+{
+	return sub.add_flag("--mprotect", mprotect,
+			    "add the mprotect caller (change_pte_range: modify_prot_start_ptes and "
+			    "modify_prot_commit_ptes per folio batch, to read-only, read-write or PROT_NONE) to the "
+			    "commands");
+}
+
 strategy& parse_strategy(std::string_view flag, std::string_view text)
 {
 	if (strategy* s = registry::global().find(text))

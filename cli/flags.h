@@ -58,6 +58,10 @@ hardware_options parse_hardware(std::string_view flag, std::string_view text);
 // Declares --hardware on a command that runs strategies.
 CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 
+// Declares --mprotect on a command that samples the callers: the mprotect
+// caller joins the commands.
+CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect);
+
 // A registered strategy (after the plugins are loaded: parsed in the
 // command's action, not while the command line is read).
 strategy& parse_strategy(std::string_view flag, std::string_view text);

@@ -52,7 +52,7 @@ std::string short_proof_word(const std::string& proof) { return proof == "partly
 verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 			       const proofs::prove_options& o, int cases, std::uint64_t seed,
 			       const std::function<void(const std::string&)>& progress, const hardware_options& hw,
-			       const mm::caller& via)
+			       const mm::caller& via, bool mprotect)
 {
 	verdict_table t;
 	const bool prove = hw.is_default() && &via == &mm::core_mm();
@@ -71,6 +71,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 				ro.seed = seed;
 				ro.cases = cases_for(g, p, cases);
 				ro.caller = &via;
+				ro.mprotect = mprotect;
 				const bool provable = prove && s->symbolic();
 				cell c = judge_cell(run_property(*s, p, ro), g,
 						    provable ? proofs::proof_word(t.proofs, *s, g, p) : "");

@@ -53,13 +53,15 @@ struct verdict_table {
 
 // Proves, then samples, every cell.  `progress` (may be empty) hears a short
 // line of what is running.
+// `mprotect` adds the mprotect caller to the sampled commands (the proofs
+// are unchanged: they name the calls they cover).
 // Under hardware other than the default, or a caller other than core-mm,
 // nothing is proved (the proofs model the default hardware and core-mm's
 // calls only): every cell is its sampled verdict, marked sampled only.
 verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 			       const proofs::prove_options& o, int cases, std::uint64_t seed,
 			       const std::function<void(const std::string&)>& progress, const hardware_options& hw = {},
-			       const mm::caller& via = mm::core_mm());
+			       const mm::caller& via = mm::core_mm(), bool mprotect = false);
 
 // The short word of a cell's proof, as the table prints it.
 std::string short_proof_word(const std::string& proof);

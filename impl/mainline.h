@@ -129,9 +129,15 @@ struct mainline_ops : pte_primitives<M, Self> {
 		self().contpte_clear_full_ptes(m, i, nr, full);
 	}
 
-	// arm64 does not wrap pte_clear: core-mm uses it on non-present
-	// entries only, and no run holds one, so there is nothing to unfold.
-	void pte_clear(M& m, std::size_t i) { self().__pte_clear(m, i); }
+	// Like every one-entry setter, pte_clear unfolds a valid CONT entry
+	// first, so no run is ever left part-cleared behind a CONT entry.
+	// Core-mm clears with it only entries no run holds (swap entries,
+	// markers, none), so from today's callers the unfold never fires.
+	void pte_clear(M& m, std::size_t i)
+	{
+		self().contpte_try_unfold(m, i, self().__ptep_get(m, i));
+		self().__pte_clear(m, i);
+	}
 
 	// Core-mm's generic definition, which arm64 keeps: zap clears swap
 	// entries and markers one pte_clear at a time.

@@ -61,6 +61,23 @@ TEST(kernel_cli, prove_says_a_tree_is_not_proved_and_exits_undecided)
 	EXPECT_NE(o.out.find(tree_name + " not proved"), std::string::npos) << o.show();
 }
 
+// check --mprotect samples the mprotect caller too: the tree, like the
+// template mainline, repaints a whole unfolded run with CONT in
+// modify_prot_commit_ptes while the TLB may still hold its page
+// translations (mprotect flushes only after the commit), and every
+// counterexample's reproduce line carries the flag.
+TEST(kernel_cli, check_with_mprotect_finds_the_repaint_before_the_flush)
+{
+	const outcome o = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "check", "--strategy", tree_name, "--granule", "4k",
+				       "--cases", "3000", "--mprotect"});
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("seed 1, with mprotect"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("cells: 8 passed, 1 failed, 0 undecided"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("fails well-formed"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("modify_prot_commit_ptes"), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find(" --mprotect\n"), std::string::npos) << o.show();
+}
+
 // A control only the WARN path catches: set_ptes hands a single page to
 // contpte_set_ptes, whose VM_WARN_ON(nr == 1) fires.  Nothing else is
 // wrong: the pages are mapped as they should be.

@@ -12,6 +12,7 @@
 
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "impl/strategy.h"
@@ -103,49 +104,40 @@ std::string row_name(const ::testing::TestParamInfo<expected>& info)
 
 INSTANTIATE_TEST_SUITE_P(verdict, verdict_at_4k, ::testing::ValuesIn(rows()), row_name);
 
-// On a CPU with BBML2 and no TLB conflict aborts mainline's contpte_convert
-// skips the invalidation between clear and repaint; the checker then asks
-// only that old and new translate alike.  Mainline keeps every property.
-class mainline_under_bbml2 : public ::testing::TestWithParam<property> {};
+// Mainline keeps every property under each hardware option:
+// - bbml2: contpte_convert skips the invalidation between clear and
+//   repaint; the checker then asks only that old and new translate alike;
+// - no-hafdbs: no walker writes an entry, and a fault comes back to
+//   ptep_set_access_flags until the entry itself is young (and hw-dirty for
+//   a write); mainline updates the whole run there;
+// - one-cpu: a local invalidation reaches every TLB there is.
+struct hardware_case {
+	const char* name;
+	hardware_options hw;
+};
+const hardware_case hardware_cases[] = {
+	{"bbml2", {.bbml2_noabort = true}},
+	{"no_hafdbs", {.no_hafdbs = true}},
+	{"one_cpu", {.one_cpu = true}},
+};
 
-TEST_P(mainline_under_bbml2, holds)
+class mainline_under_hardware : public ::testing::TestWithParam<std::tuple<hardware_case, property>> {};
+
+TEST_P(mainline_under_hardware, holds)
 {
 	run_options o;
 	o.seed = 1;
 	o.cases = 2000;
-	o.hw.bbml2_noabort = true;
-	const property_result r = run_property(registry::global().get("mainline"), GetParam(), o);
+	o.hw = std::get<0>(GetParam()).hw;
+	const property_result r = run_property(registry::global().get("mainline"), std::get<1>(GetParam()), o);
 	EXPECT_EQ(to_string(r.v), "holds") << (r.v == verdict::fails ? format_counterexample(r) : "");
 }
 
-INSTANTIATE_TEST_SUITE_P(verdict, mainline_under_bbml2, ::testing::ValuesIn(all_properties),
-			 [](const ::testing::TestParamInfo<property>& info) {
-				 std::string s(to_string(info.param));
-				 for (char& c : s)
-					 if (c == '-')
-						 c = '_';
-				 return s;
-			 });
-
-// Without hardware access/dirty management no walker writes an entry, and
-// a fault comes back to ptep_set_access_flags until the entry itself is
-// young (and hw-dirty for a write).  Mainline updates the whole run there
-// and keeps every property.
-class mainline_without_hafdbs : public ::testing::TestWithParam<property> {};
-
-TEST_P(mainline_without_hafdbs, holds)
-{
-	run_options o;
-	o.seed = 1;
-	o.cases = 2000;
-	o.hw.no_hafdbs = true;
-	const property_result r = run_property(registry::global().get("mainline"), GetParam(), o);
-	EXPECT_EQ(to_string(r.v), "holds") << (r.v == verdict::fails ? format_counterexample(r) : "");
-}
-
-INSTANTIATE_TEST_SUITE_P(verdict, mainline_without_hafdbs, ::testing::ValuesIn(all_properties),
-			 [](const ::testing::TestParamInfo<property>& info) {
-				 std::string s(to_string(info.param));
+INSTANTIATE_TEST_SUITE_P(verdict, mainline_under_hardware,
+			 ::testing::Combine(::testing::ValuesIn(hardware_cases), ::testing::ValuesIn(all_properties)),
+			 [](const ::testing::TestParamInfo<std::tuple<hardware_case, property>>& info) {
+				 std::string s = std::string(std::get<0>(info.param).name) + "_" +
+						 std::string(to_string(std::get<1>(info.param)));
 				 for (char& c : s)
 					 if (c == '-')
 						 c = '_';

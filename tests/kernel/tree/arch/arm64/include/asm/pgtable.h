@@ -439,8 +439,16 @@ static __always_inline void set_ptes(struct mm_struct *mm, unsigned long addr,
 	}
 }
 
-/* Swap entries and markers only: no run holds one, nothing to unfold. */
-#define pte_clear(mm, addr, ptep) __pte_clear(mm, addr, ptep)
+/*
+ * A valid CONT entry is unfolded before it is cleared, as for every
+ * one-entry setter.  Core-mm passes entries no run holds (swap entries,
+ * markers), for which the unfold does nothing.
+ */
+static inline void pte_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
+{
+	contpte_try_unfold(mm, addr, ptep, __ptep_get(ptep));
+	__pte_clear(mm, addr, ptep);
+}
 
 #define __HAVE_ARCH_PTEP_GET_AND_CLEAR
 static inline pte_t ptep_get_and_clear(struct mm_struct *mm,
