@@ -205,6 +205,10 @@ public:
 		return run_call(s_, m_, c);
 	}
 	void flush_range(std::size_t first, std::size_t nr) override { m_.flush_tlb_range(first, nr); }
+	std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte) override
+	{
+		return s_.pte_batch_hint(g, i, pte);
+	}
 
 	std::optional<mm::vma_range> vma;	// the walk in progress
 	std::optional<mm::caller_breach> breach;

@@ -365,6 +365,13 @@ public:
 		S<symbolic_machine> s;
 		return dispatch(s, m, c);
 	}
+	std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte) const override
+	{
+		if constexpr (requires { S<machine>::pte_batch_hint(g, i, pte); })
+			return S<machine>::pte_batch_hint(g, i, pte);
+		else
+			return 1;
+	}
 
 private:
 	strategy_info info_;

@@ -65,6 +65,18 @@ struct mainline_ops : pte_primitives<M, Self> {
 	// kernel would spin; the model gives up.
 	static unsigned lockless_retries(const geometry& g) { return 64 + 4 * static_cast<unsigned>(g.cont_ptes); }
 
+	// pte_batch_hint: a valid CONT entry maps, with the entries after it
+	// to the end of its run, consecutive pages with one set of
+	// attributes, so core-mm may batch them without reading them.  The
+	// kernel finds the run's end from the pte pointer's bits; entry i is
+	// the pointer's place in a table aligned to a run.
+	static std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte)
+	{
+		if (!pte_valid_cont(pte))
+			return 1;
+		return g.cont_ptes - (i & (g.cont_ptes - 1));
+	}
+
 	using pte_primitives<M, Self>::self;
 	using pte_primitives<M, Self>::truth_value;
 

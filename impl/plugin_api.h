@@ -39,7 +39,7 @@
 #include "mm/caller.h"
 #include "model/symbolic_machine.h"
 
-#define PTESPEC_PLUGIN_ABI 9
+#define PTESPEC_PLUGIN_ABI 10
 
 namespace ptespec {
 

@@ -68,6 +68,12 @@ public:
 	// Whether invoke(symbolic_machine&) runs: false for a kernel tree's
 	// compiled code, which runs on concrete words only (prove skips it).
 	virtual bool symbolic() const { return true; }
+	// The strategy's pte_batch_hint for entry i holding pte: how many
+	// entries from i on map the pages after pte's with its attributes, so
+	// core-mm's folio_pte_batch may take them unread.  A pure function of
+	// the entry's place and value; core-mm's generic answer (an arch
+	// without one) is 1.
+	virtual std::size_t pte_batch_hint(const geometry&, std::size_t, std::uint64_t) const { return 1; }
 };
 
 // Brackets one call so observers see its beginning and end.

@@ -204,6 +204,15 @@ public:
 					      info_.name));
 	}
 	bool symbolic() const override { return false; }
+	// The tree's hint, given a pointer into a run-aligned table (the
+	// thread's shadow, never dereferenced): its answer depends on the
+	// pointer's bits, as the kernel's does.
+	std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte) const override
+	{
+		const ptespec_kernel_module& k = *mods_[static_cast<std::size_t>(g.gran)].k;
+		const std::size_t runs = i / g.cont_ptes + 1;
+		return k.pte_batch_hint(shadow.table(runs * g.cont_ptes, g.cont_ptes), i, pte);
+	}
 
 	std::vector<function_origin> origins() const
 	{

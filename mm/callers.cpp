@@ -34,11 +34,11 @@ std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std:
 	const geometry& geo = mem.geo;
 	const std::size_t end = i + std::min(last - i, folio_pages_from(mem, pte));
 	const std::size_t cap = limit ? std::min(limit, end - i) : end - i;
-	// pte_batch_hint: a CONT entry says the rest of its run maps the pages
-	// that follow, so the walk need not read them.
-	auto hint = [&](std::size_t j, std::uint64_t v) {
-		return pte_valid_cont(v) ? geo.run_start(j) + geo.cont_ptes - j : std::size_t{1};
-	};
+	// pte_batch_hint: the arch vouches for the entries it names (a CONT
+	// entry for the rest of its run), so the walk need not read them.
+	// (A hint of 0, which a checked sink reports, counts as 1: the kernel
+	// would spin here, the model goes on.)
+	auto hint = [&](std::size_t j, std::uint64_t v) { return std::max<std::size_t>(s.pte_batch_hint(geo, j, v), 1); };
 	std::size_t nr = std::min(hint(i, pte), cap);
 	while (nr < cap) {
 		const std::optional<std::uint64_t> v = read_pte(s, i + nr);

@@ -24,6 +24,7 @@
 #include "model/geometry.h"
 #include "model/history.h"
 #include "model/observer.h"
+#include "model/pte.h"
 
 namespace ptespec::mm {
 
@@ -39,6 +40,15 @@ public:
 	// The TLB flush a caller issues itself (tlb_finish_mmu's gathered
 	// range, the flush after ptep_clear_flush).
 	virtual void flush_range(std::size_t first, std::size_t nr) = 0;
+	// The arch's pte_batch_hint for entry i holding pte: how many entries
+	// from i on folio_pte_batch may take without reading them.  A sink
+	// that runs a strategy asks the strategy (and a checked one judges the
+	// answer); this default is arm64's: a valid CONT entry vouches for the
+	// rest of its run, any other entry for itself.
+	virtual std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte)
+	{
+		return pte_valid_cont(pte) ? g.run_start(i) + g.cont_ptes - i : std::size_t{1};
+	}
 };
 
 // The memory behind the table, as a caller sees it: which folio holds a

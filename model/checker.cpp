@@ -643,6 +643,31 @@ void checker::judge_isolation(const ended_call& e)
 	}
 }
 
+void checker::on_batch_hint(std::size_t i, std::uint64_t pte, std::size_t n, const table_t& t)
+{
+	exercise(property::per_call);
+	const std::string said = fmt::format("pte_batch_hint(#{}) = {}", i, n);
+	if (n == 0) {
+		report(property::per_call, i, said + ": core-mm's folio_pte_batch would never get past #" +
+						      std::to_string(i));
+		return;
+	}
+	for (std::size_t k = 0; k < n; k++) {
+		if (i + k >= n_) {
+			report(property::per_call, i,
+			       fmt::format("{} vouches for entries past the table's end ({} entries)", said, n_));
+			return;
+		}
+		if (!pte_present(t[i + k]) || !pte_same_mapping(t[i + k], pte_advance_pfn(pte, k, geo_))) {
+			report(property::per_call, i + k,
+			       fmt::format("{} vouches for #{}..#{} mapping the pages after #{}'s alike, but #{} holds "
+					   "{:#018x}",
+					   said, i, i + n - 1, i, i + k, t[i + k]));
+			return;
+		}
+	}
+}
+
 // Why the last invalidation left entry i's translation cached, when its
 // range named i: it did not reach every CPU or complete, or a hint made it
 // issue no TLBI for i.

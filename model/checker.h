@@ -57,6 +57,12 @@ public:
 	// as a failure of the property the call answers to (lockless for
 	// ptep_get_lockless, progress otherwise).
 	void on_call_abandoned(const call& c, const std::string& why);
+	// The arch's pte_batch_hint answered n for entry i holding pte (as the
+	// caller read it): it vouches that entries i..i+n-1 map pte's page and
+	// the n-1 after it with pte's attributes, so a folio batch may take
+	// them unread.  An answer that vouches for anything else breaks
+	// per-call (the hint is an arch call, and says what is not so).
+	void on_batch_hint(std::size_t i, std::uint64_t pte, std::size_t n, const table_t& t);
 	// A call that ended at a primitive outside the table: an entry access
 	// there breaks isolation (memory past the page table is not the call's
 	// to touch), a TLB flush past it breaks well-formed.

@@ -23,7 +23,7 @@ std::string_view sentence(property p)
 	switch (p) {
 	case property::batch_or: return "a batch returns the OR of exactly the entries it cleared";
 	case property::no_loss: return "no access or dirty event vanishes before it is handed off";
-	case property::per_call: return "every report includes what was pending when the call began";
+	case property::per_call: return "every report includes what was pending when the call began, and pte_batch_hint vouches for nothing untrue";
 	case property::precise: return "no report of a flag the folio never had; non-present values read back exactly";
 	case property::isolation: return "entries outside the range keep their mapping";
 	case property::well_formed: return "no misprogrammed run is visible and CONT changes break before make";

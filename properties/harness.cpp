@@ -201,6 +201,16 @@ void harness::check_caller_rules(const call& c)
 	throw property_failed{v, std::move(cb)};
 }
 
+std::size_t harness::pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte)
+{
+	const std::size_t n = s_.pte_batch_hint(g, i, pte);
+	if (!bare_ && !faulted_ && !abandoned_) {
+		chk_.on_batch_hint(i, pte, n, m_.table());
+		judge_now();
+	}
+	return n;
+}
+
 std::optional<call_result> harness::do_call(const call& c)
 {
 	if (!s_.implements(c.kind) || faulted_)

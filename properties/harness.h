@@ -231,6 +231,8 @@ public:
 	bool implements(call_kind k) const override { return s_.implements(k); }
 	std::optional<call_result> run(const call& c) override { return do_call(c); }
 	void flush_range(std::size_t first, std::size_t nr) override { m_.flush_tlb_range(first, nr); }
+	// The strategy's hint, judged against the table by a checked harness.
+	std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte) override;
 
 	// Runs one call through the checker; false when the strategy lacks it.
 	std::optional<call_result> do_call(const call& c);

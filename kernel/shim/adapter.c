@@ -452,6 +452,21 @@ static int k_ptep_set_access_flags(size_t i, u64 entry, int dirty)
 	return ptep_set_access_flags(&user_vma, addr_of(i), ptep_of(i), __pte(entry), dirty);
 }
 
+#ifdef pte_batch_hint
+static unsigned int k_pte_batch_hint(const u64 *table, size_t i, u64 pte)
+{
+	return pte_batch_hint((pte_t *)table + i, __pte(pte));
+}
+#define PTESPEC_BATCH_HINT_ORIGIN "tree"
+#else
+/* Core-mm's generic pte_batch_hint: no entry vouches for another. */
+static unsigned int k_pte_batch_hint(const u64 *table, size_t i, u64 pte)
+{
+	return 1;
+}
+#define PTESPEC_BATCH_HINT_ORIGIN "ptespec (core-mm's generic: 1)"
+#endif
+
 /*
  * The model's fold and unfold calls name a run by any page of it; the
  * tree folds from the run's last entry, as set_ptes does.
@@ -500,6 +515,7 @@ static const struct ptespec_function_origin origins[] = {
 	{ "ptep_set_access_flags", "tree" },
 	{ "contpte_try_fold", "tree" },
 	{ "contpte_try_unfold", "tree" },
+	{ "pte_batch_hint", PTESPEC_BATCH_HINT_ORIGIN },
 	{ "__ptep_get, __set_pte, __ptep_get_and_clear, the CMPXCHG loops", "tree" },
 	{ "__ptep_set_access_flags, pgattr_change_is_safe", "ptespec (fault.c's and mmu.c's), where the tree leaves them to those files" },
 	{ "READ_ONCE, WRITE_ONCE, xchg, cmpxchg on a pte", "ptespec (the machine's primitives)" },
@@ -544,6 +560,7 @@ __attribute__((visibility("default"))) const struct ptespec_kernel_module *ptesp
 			.modify_prot_start_ptes = k_modify_prot_start_ptes,
 			.modify_prot_commit_ptes = k_modify_prot_commit_ptes,
 		},
+		.pte_batch_hint = k_pte_batch_hint,
 		.origins = origins,
 		.nr_origins = sizeof(origins) / sizeof(origins[0]),
 	};

@@ -69,7 +69,7 @@ TEST(cli_plugin, abi_mismatch_names_both_versions)
 {
 	expect_one_line_usage_error(run_ptespec({"--plugin", BAD_ABI_PLUGIN, "list"}),
 				    std::string("--plugin '") + BAD_ABI_PLUGIN +
-					    "': built against plugin ABI 10, this ptespec speaks 9");
+					    "': built against plugin ABI 11, this ptespec speaks 10");
 }
 
 TEST(cli_plugin, duplicate_name_is_refused)

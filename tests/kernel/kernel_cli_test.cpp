@@ -123,6 +123,19 @@ TEST(kernel_cli, a_convert_flushing_one_page_per_run_fails_well_formed_naming_th
 	EXPECT_NE(o.out.find(" stride 16"), std::string::npos) << o.show();
 }
 
+// The tree's own pte_batch_hint feeds core-mm's batching: one that
+// forgets the entry's place in its run vouches for entries past the run.
+TEST(kernel_cli, a_batch_hint_counting_from_the_run_start_fails_per_call)
+{
+	const fs::path t = copy_tree("hint");
+	edit(t, "arch/arm64/include/asm/pgtable.h", "return pte_valid_cont(pte) ? CONT_PTES - slot : 1;",
+	     "return pte_valid_cont(pte) ? CONT_PTES : 1;");
+	const outcome o =
+		run_ptespec({"--kernel", "hint=" + t.string(), "test", "--strategy", "hint", "--property", "per-call"});
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("pte_batch_hint(#"), std::string::npos) << o.show();
+}
+
 TEST(kernel_cli, a_directory_that_is_not_there)
 {
 	expect_one_line_usage_error(run_ptespec({"--kernel", "/nonexistent/linux", "list"}), "not a directory");

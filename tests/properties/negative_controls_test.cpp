@@ -407,6 +407,17 @@ struct convert_flushing_at_pmd_level : convert_flushing_with<M, convert_flushing
 	static unsigned convert_flush(const geometry&) { return flush_level(2); }
 };
 
+// pte_batch_hint counting from the run's start instead of the entry's
+// place in it: an entry in the middle of a run vouches for CONT_PTES
+// entries, past the run's end, and core-mm batches entries it never read.
+template <class M>
+struct batch_hint_ignoring_place : mainline_ops<M, batch_hint_ignoring_place<M>> {
+	static std::size_t pte_batch_hint(const geometry& g, std::size_t, std::uint64_t pte)
+	{
+		return pte_valid_cont(pte) ? g.cont_ptes : 1;
+	}
+};
+
 // __ptep_set_access_flags with the pte_same arm64 had until 2019, which
 // ignored RDONLY on present entries: an entry that is software-dirty and
 // writable but still read-only to the walker "is" what a write fault asks
@@ -541,6 +552,18 @@ TEST(negative_control, a_convert_flushing_one_page_per_run_or_at_another_level_f
 {
 	expect_caught<convert_flushing_by_run>("convert-run-stride-flush", property::well_formed);
 	expect_caught<convert_flushing_at_pmd_level>("convert-pmd-level-flush", property::well_formed);
+}
+
+TEST(negative_control, a_batch_hint_ignoring_the_entrys_place_in_its_run_fails_per_call)
+{
+	auto s = make_strategy<batch_hint_ignoring_place>("batch-hint-from-run-start", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 3000;
+	const property_result r = run_property(*s, property::per_call, o);
+	ASSERT_EQ(r.v, verdict::fails);
+	EXPECT_EQ(r.ce.v.prop, property::per_call) << format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("pte_batch_hint(#"), std::string::npos) << format_counterexample(r);
 }
 
 TEST(negative_control, an_unfold_that_also_write_protects_fails_well_formed_only_under_bbml2)

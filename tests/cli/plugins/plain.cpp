@@ -5,7 +5,7 @@
 //                      nothing from impl/ beyond the plugin API
 //   test-broken-batch  PTESPEC_TEST_BROKEN_BATCH: its batch clears only the
 //                      first entry, so batch-or fails on any batch of two
-//   test-bad-abi       PTESPEC_TEST_PLUGIN_ABI=10: claims another plugin ABI
+//   test-bad-abi       PTESPEC_TEST_PLUGIN_ABI=11: claims another plugin ABI
 //   test-no-map        PTESPEC_TEST_NO_MAP: has no set_ptes
 //   test-maps-nothing  PTESPEC_TEST_MAPS_NOTHING: has a set_ptes that writes
 //                      nothing, so no call ever has an entry to judge

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTESPEC_KERNEL_ABI 3
+#define PTESPEC_KERNEL_ABI 4
 
 /* A pte pointer, an address and a struct page pointer as the tree sees them. */
 #define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
@@ -120,6 +120,13 @@ struct ptespec_kernel_module {
 	/* Makes b the calling thread's binding; returns the one it replaces. */
 	const struct ptespec_binding *(*bind)(const struct ptespec_binding *b);
 	struct ptespec_kernel_calls calls;
+	/*
+	 * The tree's pte_batch_hint (core-mm's generic 1 when it has none) for
+	 * entry i of a table at `table`, aligned to a run, holding pte.  Called
+	 * between calls, with no binding: it must read no entry (arm64's reads
+	 * only the pointer's bits).
+	 */
+	unsigned int (*pte_batch_hint)(const uint64_t *table, size_t i, uint64_t pte);
 	const struct ptespec_function_origin *origins;
 	unsigned int nr_origins;
 };

@@ -398,6 +398,20 @@ static __always_inline void contpte_try_unfold(struct mm_struct *mm,
 		__contpte_try_unfold(mm, addr, ptep, pte);
 }
 
+/*
+ * A valid CONT entry speaks for the rest of its run: those entries map the
+ * following pages alike, so core-mm's batching need not read them.  The
+ * page table is aligned, so the pointer's low bits give the place in the
+ * run.
+ */
+#define pte_batch_hint pte_batch_hint
+static inline unsigned int pte_batch_hint(pte_t *ptep, pte_t pte)
+{
+	unsigned long slot = ((unsigned long)ptep / sizeof(pte_t)) % CONT_PTES;
+
+	return pte_valid_cont(pte) ? CONT_PTES - slot : 1;
+}
+
 #define ptep_get ptep_get
 static inline pte_t ptep_get(pte_t *ptep)
 {
