@@ -19,7 +19,7 @@ void add_step_families(std::vector<obligation_family>& table)
 	using enum call_kind;
 	for (call_kind k : {ptep_get, ptep_get_lockless, ptep_get_and_clear, ptep_get_and_clear_full,
 			    get_and_clear_full_ptes, clear_full_ptes, clear_non_present_ptes, contpte_try_fold,
-			    contpte_try_unfold}) {
+			    contpte_try_unfold, wrprotect_ptes}) {
 		call probe;
 		probe.kind = k;
 		const call_semantics sem = semantics_of(probe);

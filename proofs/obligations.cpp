@@ -332,8 +332,9 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 // What core-mm guarantees about the entries it passes to call c, over the
 // symbolic table t: the rules a strategy may rely on.
 //   a clear of one entry: the entry is present;
-//   a batch clear: present entries mapping consecutive pages of one folio
-//     with the same attributes (folio_pte_batch's rule, flags aside);
+//   a batch clear, fork's wrprotect: present entries mapping consecutive
+//     pages of one folio with the same attributes (folio_pte_batch's rule,
+//     flags aside);
 //   clear_non_present_ptes: non-present entries, none of them none;
 //   a read, a fold or an unfold test: nothing.
 z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::vector<folio_extent>& folios,
@@ -347,6 +348,7 @@ z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::
 		return pte_valid(t[c.index]);
 	case call_kind::get_and_clear_full_ptes:
 	case call_kind::clear_full_ptes:
+	case call_kind::wrprotect_ptes:
 		rules = folio_covers(folios, pte_pfn(t[c.index], geo), c.nr);
 		for (std::size_t j = 0; j < c.nr; j++)
 			rules = rules && pte_valid(t[c.index + j]) &&

@@ -94,6 +94,13 @@ struct clear_non_present_by_run : mainline_ops<M, clear_non_present_by_run<M>> {
 	}
 };
 
+// contpte_wrprotect_ptes without the unfold of a run the range covers in
+// part: a folded run is left with entries of two permissions.
+template <class M>
+struct wrprotect_without_unfold : mainline_ops<M, wrprotect_without_unfold<M>> {
+	void contpte_wrprotect_ptes(M& m, std::size_t i, std::size_t nr) { this->self().__wrprotect_ptes(m, i, nr); }
+};
+
 } // namespace
 
 TEST(proofs, every_builtin_strategy_runs_on_the_symbolic_machine)
@@ -447,6 +454,22 @@ TEST(proofs, a_non_present_clear_widened_to_its_run_is_refuted_from_invariant_ta
 	replay_result(*s, r);
 	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
 	EXPECT_EQ(r.ce->prop, property::isolation) << r.ce_text;
+}
+
+// Fork's wrprotect from every invariant table: mainline keeps the runs
+// well formed; without the partial unfold a run is left folded over two
+// permissions, refuted and confirmed on the concrete machine.
+TEST(proofs, a_wrprotect_that_does_not_unfold_a_partly_covered_run_is_refuted_from_invariant_tables)
+{
+	const prove_options o = quick();
+	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, "step/wrprotect_ptes-cont16", o).verdict,
+		  proof_verdict::proved);
+	auto s = make_strategy<wrprotect_without_unfold>("wrprotect-without-unfold", "negative control", "test");
+	proof_result r = prove_named(*s, granule::k4, "step/wrprotect_ptes-cont16", o);
+	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+	replay_result(*s, r);
+	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	EXPECT_EQ(r.ce->prop, property::well_formed) << r.ce_text;
 }
 
 // A strategy that clears CONT entries under a full teardown without
