@@ -24,6 +24,11 @@ unsigned hw_flags(hw_kind k) { return FLAG_YOUNG | (k == hw_kind::write ? FLAG_D
 // change, and WRITE (which may differ inside a call, see check_run_shape).
 constexpr std::uint64_t run_attr_ignore = PTE_AF | PTE_DIRTY | PTE_RDONLY | PTE_WRITE;
 
+// Write permission as a run must agree on it once a call is over: DBM set
+// (hardware may then clear RDONLY entry by entry, so RDONLY may differ), or
+// DBM clear and RDONLY itself, which nothing but software changes.
+std::uint64_t write_key(std::uint64_t e) { return (e & PTE_WRITE) ? PTE_WRITE : e & PTE_RDONLY; }
+
 } // namespace
 
 unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
@@ -748,7 +753,7 @@ void checker::check_run_shape(const table_t& t, std::size_t i, bool at_boundary)
 			continue;
 		const std::uint64_t b = pte_pfn(e, geo_) - (k - first);
 		const std::uint64_t a = pte_pgprot(e, geo_) & ~run_attr_ignore;
-		const std::uint64_t w = e & PTE_WRITE;
+		const std::uint64_t w = write_key(e);
 		if (b % geo_.cont_ptes != 0 || (base && *base != b)) {
 			report(property::well_formed, k,
 			       fmt::format("CONT entry #{} maps pfn {:#x}, not contiguous with its run", k,

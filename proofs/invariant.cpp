@@ -41,7 +41,11 @@ z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, st
 	// write permission: each valid entry's must equal the first valid one's.
 	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64); };
 	auto attrs = [&](std::size_t k) { return pte_pgprot(t[k], geo) & ctx.bv_val(~run_attr_ignore, 64); };
-	auto write = [&](std::size_t k) { return t[k] & ctx.bv_val(PTE_WRITE, 64); };
+	// Write permission as the checker keys it: DBM, or without DBM the
+	// RDONLY bit itself (only DBM lets hardware clear it entry by entry).
+	auto write = [&](std::size_t k) {
+		return z3::ite(pte_write(t[k]), ctx.bv_val(PTE_WRITE, 64), t[k] & ctx.bv_val(PTE_RDONLY, 64));
+	};
 	const z3::expr zero = ctx.bv_val(0, 64);
 	const z3::expr base0 = first_valid(t, first, last, zero, base);
 	const z3::expr attrs0 = first_valid(t, first, last, zero, attrs);

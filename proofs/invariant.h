@@ -10,7 +10,9 @@
 //             judges it: if some valid entry of the run has CONT, then
 //             every valid entry has it and all of them map one naturally
 //             aligned block of pfns at their offsets, with the same
-//             attributes and the same write permission;
+//             attributes and the same write permission (the same DBM bit,
+//             and without DBM the same RDONLY: only DBM lets hardware make
+//             one entry of a run writable);
 //   (whole)   ... and every entry of such a run is valid: no call leaves a
 //             folded run with some entries cleared.  A strategy that clears
 //             CONT entries without unfolding under a full teardown (as the

@@ -332,7 +332,7 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 // What core-mm guarantees about the entries it passes to call c, over the
 // symbolic table t: the rules a strategy may rely on.
 //   a clear of one entry: the entry is present;
-//   a batch clear, fork's wrprotect: present entries mapping consecutive
+//   a batch clear, fork's wrprotect, mprotect's start: present entries mapping consecutive
 //     pages of one folio with the same attributes (folio_pte_batch's rule,
 //     flags aside);
 //   clear_non_present_ptes: non-present entries, none of them none;
@@ -349,6 +349,7 @@ z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::
 	case call_kind::get_and_clear_full_ptes:
 	case call_kind::clear_full_ptes:
 	case call_kind::wrprotect_ptes:
+	case call_kind::modify_prot_start_ptes:
 		rules = folio_covers(folios, pte_pfn(t[c.index], geo), c.nr);
 		for (std::size_t j = 0; j < c.nr; j++)
 			rules = rules && pte_valid(t[c.index + j]) &&
@@ -400,6 +401,23 @@ z3::expr precise_report(const sym_step& st, const sym_world& w)
 	return value && z3::implies(pte_valid(first), subset(own_flags(got), allowed));
 }
 
+// permission at a call's end, for a call that maps nothing: entry `after`
+// grants no permission (model/permission.h: read by being valid; write by
+// DBM or a clear RDONLY; user; user and privileged execution by a clear
+// UXN, PXN) that `before` did not -- and no write at all where the call
+// asked for read-only (`drop_write`: wrprotect_ptes' range).
+z3::expr grants_no_more(const z3::expr& after, const z3::expr& before, bool drop_write)
+{
+	auto write = [](const z3::expr& e) { return pte_write(e) || !pte_rdonly(e); };
+	auto user = [](const z3::expr& e) { return pte_any(e, PTE_USER); };
+	auto uexec = [](const z3::expr& e) { return !pte_any(e, PTE_UXN); };
+	auto pexec = [](const z3::expr& e) { return !pte_any(e, PTE_PXN); };
+	z3::expr ok = pte_valid(before) && z3::implies(user(after), user(before)) &&
+		      z3::implies(uexec(after), uexec(before)) && z3::implies(pexec(after), pexec(before));
+	ok = ok && (drop_write ? !write(after) : z3::implies(write(after), write(before)));
+	return z3::implies(pte_valid(after), ok);
+}
+
 // What one call of a step/ obligation must satisfy (prove_step's comment).
 void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& claims)
 {
@@ -417,6 +435,10 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 		if (!inside(p))
 			same = same && z3::ite(pte_valid(q[p]), pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
 	claims.push_back({property::isolation, same, {}});
+	z3::expr granted = ctx.bool_val(true);
+	for (std::size_t p = 0; p < t.size(); p++)
+		granted = granted && grants_no_more(t[p], q[p], c.kind == call_kind::wrprotect_ptes && inside(p));
+	claims.push_back({property::permission, granted, {}});
 
 	const sym_flags rf = reported_flags(st.result, q[c.index]);
 	const call_ledger led = settle_call(c, geo, q, t, ref_flags(q, geo), rf, st.events);
@@ -467,6 +489,9 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 //   (ledger)    every flag pending for a mapped page after C is visible to
 //               the reference read of the page                (per-call)
 //   isolation:  entries outside C's range keep their mapping
+//   permission: at C's end no entry grants a permission it did not grant
+//               before C, nor write in wrprotect_ptes' range (at the end
+//               only: a grant in the middle of C is the sampled checker's)
 //   per-call:   C's report includes every flag pending for its range
 //   precise:    C's report maps what its entry mapped, and reports a flag
 //               only if it was pending in that entry's folio or arrived

@@ -7,6 +7,7 @@
 #include "impl/adapter.h"
 #include "impl/mainline.h"
 #include "tests/impl/cont_without_valid.h"
+#include "tests/impl/wrprotect_first_run_only.h"
 #include "proofs/catalogue.h"
 #include "model/property.h"
 #include "model/pte.h"
@@ -419,7 +420,9 @@ TEST(proofs, mainline_keeps_the_invariant_over_an_unfold)
 	for (const obligation& ob : obligations_of(s, granule::k4, o))
 		EXPECT_FALSE(ob.names.front().starts_with("step/")) << ob.names.front();
 	o.only = {"step/"};
-	EXPECT_EQ(obligations_of(s, granule::k4, o).size(), 9u);
+	// One per call step/ covers: the reads, the clears, fold, unfold, fork's
+	// wrprotect and mprotect's start.
+	EXPECT_EQ(obligations_of(s, granule::k4, o).size(), 11u);
 	for (const char* name : {"step/contpte_try_unfold-cont16"}) {
 		const proof_result r = prove_named(s, granule::k4, name, o);
 		EXPECT_EQ(r.verdict, proof_verdict::proved) << name << ": " << r.detail;
@@ -469,7 +472,26 @@ TEST(proofs, a_wrprotect_that_does_not_unfold_a_partly_covered_run_is_refuted_fr
 	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
 	replay_result(*s, r);
 	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
-	EXPECT_EQ(r.ce->prop, property::well_formed) << r.ce_text;
+	// The mixed run is misprogrammed (well-formed), and a write to the
+	// protected page recorded in a writable sibling of its run grants it
+	// write again (permission): either is the first claim refuted.
+	EXPECT_TRUE(r.ce->prop == property::well_formed || r.ce->prop == property::permission) << r.ce_text;
+}
+
+// Fork's wrprotect stopping at its first run leaves the folio's later runs
+// writable: no property but permission sees it, and step/wrprotect_ptes
+// claims permission at the call's end.
+template <class M>
+struct wrprotect_first_run_only : controls::wrprotect_first_run_only_ops<M, wrprotect_first_run_only<M>> {};
+
+TEST(proofs, a_wrprotect_stopping_at_its_first_run_is_refuted_on_permission_from_invariant_tables)
+{
+	auto s = make_strategy<wrprotect_first_run_only>("wrprotect-first-run-only", "negative control", "test");
+	proof_result r = prove_named(*s, granule::k4, "step/wrprotect_ptes-cont16", quick());
+	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+	replay_result(*s, r);
+	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	EXPECT_EQ(r.ce->prop, property::permission) << r.ce_text;
 }
 
 // A strategy that clears CONT entries under a full teardown without

@@ -19,6 +19,7 @@
 #include "properties/world.h"
 #include "properties/runner.h"
 #include "tests/impl/cont_without_valid.h"
+#include "tests/impl/wrprotect_first_run_only.h"
 #include "tests/mm/batch_past_folio.h"
 
 namespace ptespec {
@@ -438,21 +439,9 @@ struct pte_same_ignoring_rdonly : mainline_ops<M, pte_same_ignoring_rdonly<M>> {
 	}
 };
 
-// Fork's wrprotect written as if folio_pte_batch never crossed a run: it
-// protects up to the end of the run holding the first entry and stops.  A
-// folio of several runs keeps its later runs writable in the parent, which
-// now shares those pages with the child: copy-on-write is broken.  Every
-// entry keeps its mapping, the runs stay whole and uniform, no flag is
-// lost -- only permission sees that fork asked for more than it got.
+// Fork's wrprotect stopping at the end of its first run (tests/impl/).
 template <class M>
-struct wrprotect_first_run_only : mainline_ops<M, wrprotect_first_run_only<M>> {
-	void contpte_wrprotect_ptes(M& m, std::size_t i, std::size_t nr)
-	{
-		const geometry& g = m.geo();
-		const std::size_t to_run_end = g.run_start(i) + g.cont_ptes - i;
-		mainline_ops<M, wrprotect_first_run_only<M>>::contpte_wrprotect_ptes(m, i, nr < to_run_end ? nr : to_run_end);
-	}
-};
+struct wrprotect_first_run_only : controls::wrprotect_first_run_only_ops<M, wrprotect_first_run_only<M>> {};
 
 // ptep_set_access_flags for a write fault sets AF and the software dirty
 // bit but leaves RDONLY, on the theory that the retried write clears it
