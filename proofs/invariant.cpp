@@ -99,6 +99,14 @@ z3::expr run_without_prot_none(const std::vector<z3::expr>& t, const geometry& g
 	return none;
 }
 
+z3::expr run_writable_by_dbm(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
+{
+	z3::expr all = t.front().ctx().bool_val(true);
+	for (std::size_t k = first; k < std::min(first + geo.cont_ptes, t.size()); k++)
+		all = all && z3::implies(pte_valid(t[k]), pte_write(t[k]) || pte_rdonly(t[k]));
+	return all;
+}
+
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios)
 {
 	sym_world w;
@@ -111,6 +119,7 @@ sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::ve
 		w.assumptions.push_back(run_whole(w.initial, w.geo, first));
 		w.assumptions.push_back(run_in_one_folio(w.initial, w.geo, first, w.folios));
 		w.assumptions.push_back(run_without_prot_none(w.initial, w.geo, first));
+		w.assumptions.push_back(run_writable_by_dbm(w.initial, w.geo, first));
 	}
 	return w;
 }

@@ -33,6 +33,12 @@
 //             the checker's follows a PROT_NONE entry's too, so such tables
 //             are left out of what the step/ obligations cover (none of
 //             their calls makes such an entry; mprotect's do).
+//   (dbm)     a valid entry grants write only through DBM: RDONLY is set
+//             unless PTE_WRITE is.  arm64 builds every user protection so
+//             (pte_mkwrite sets PTE_WRITE, pte_wrprotect clears it and sets
+//             RDONLY), and only DBM lets hardware clear RDONLY.  The fold
+//             compares entries with RDONLY masked (pte_mkclean sets it),
+//             which is right only among such entries.
 // Nothing else is assumed: any entry may be none, non-present (a swap or
 // marker entry) with any bits, or valid mapping any pfn with any attributes
 // and flags.  Which folio a pfn belongs to is the world's folio layout,
@@ -66,8 +72,11 @@ z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, s
 // (mapped) for the run that starts at entry `first` of t.
 z3::expr run_without_prot_none(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
 
+// (dbm) for the run that starts at entry `first` of t.
+z3::expr run_writable_by_dbm(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
+
 // A table of `runs` runs whose entries are free words, assumed to satisfy
-// (shape), (whole), (folio) and (mapped), over the folio layout `folios`.  (ledger) is not an assumption:
+// (shape), (whole), (folio), (mapped) and (dbm), over the folio layout `folios`.  (ledger) is not an assumption:
 // an obligation takes the pending flags to be ref_flags of the table.
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios);
 

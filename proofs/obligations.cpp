@@ -465,6 +465,7 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 		claims.push_back({property::well_formed, run_well_formed(t, geo, first), {}});
 		claims.push_back({property::well_formed, run_whole(t, geo, first), {}, true});
 		claims.push_back({property::well_formed, run_without_prot_none(t, geo, first), {}, true});
+		claims.push_back({property::well_formed, run_writable_by_dbm(t, geo, first), {}, true});
 		reads.clear();
 		for (std::size_t p = first; p < first + geo.cont_ptes && p < t.size(); p++)
 			reads.push_back(call{call_kind::ptep_get, p});
@@ -534,8 +535,8 @@ void prove_step(obligation_run& run, call_kind kind)
 	if (whole.verdict == proof_verdict::refuted && r.verdict == proof_verdict::proved) {
 		r.verdict = proof_verdict::unknown;
 		r.detail += fmt::format("; not inductive: {} leaves a table outside the invariant -- a folded run with a "
-					"cleared entry (mid-teardown) or a PROT_NONE entry; obligations from such tables "
-					"are not built yet",
+					"cleared entry (mid-teardown), a PROT_NONE entry or one writable without DBM; "
+					"obligations from such tables are not built yet",
 					whole.ce && !whole.ce->calls.empty() ? describe(whole.ce->calls.back()) : to_string(kind));
 	}
 	r.seconds = clock.seconds();
