@@ -50,7 +50,9 @@ std::vector<explore::scenario> chosen_scenarios(const std::string& name)
 	using namespace explore;
 	if (name == "all")
 		return explored_scenarios();
-	return {parse_scenario_flag("--scenario", name, explored_scenarios(),
+	std::vector<scenario> allowed = explored_scenarios();
+	allowed.push_back(scenario::mprotect);	// on request only
+	return {parse_scenario_flag("--scenario", name, allowed,
 				    "munmap is cost's zap over whole runs; explore's zaps with full=0 are dontneed-start, "
 				    "-end and -inner",
 				    "all")};

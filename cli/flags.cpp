@@ -216,7 +216,7 @@ explore::scenario parse_scenario_flag(std::string_view flag, std::string_view te
 	using explore::scenario;
 	const scenario every[] = {scenario::exit,	    scenario::exit_per_entry, scenario::exit_split, scenario::dontneed_start,
 				  scenario::dontneed_end,   scenario::dontneed_inner, scenario::munmap,
-				  scenario::fork,	    scenario::madv_free};
+				  scenario::fork,	    scenario::madv_free,     scenario::mprotect};
 	std::vector<std::string> names;
 	if (!leading.empty())
 		names.emplace_back(leading);

@@ -78,6 +78,10 @@ cost_row measure(strategy& s, const cost_options& o)
 	case scenario::madv_free:
 		h.madv_free(0, n);
 		break;
+	case scenario::exit_split:
+	case scenario::mprotect:
+		// Not cost workloads (cost's --scenario refuses them).
+		break;
 	}
 	return {s.info().name, h.cost(), n, h.calls() - calls0, std::nullopt, faults};
 }

@@ -124,9 +124,9 @@ std::uint64_t with_flags(std::uint64_t pte, std::uint8_t code)
 // The scenario's table before the caller runs: mapped by the strategy's own
 // set_ptes (so a strategy that never folds starts unfolded), then given the
 // initial flags -- a state hardware and map-time flags can reach.
-void set_up(harness& h, const std::vector<std::uint8_t>& init)
+void set_up(harness& h, scenario scen, const std::vector<std::uint8_t>& init)
 {
-	map_folios(h);
+	map_scenario(h, scen);
 	for (std::size_t k = 0; k < h.table().size() && k < init.size(); k++)
 		h.preset(k, with_flags(h.table()[k], init[k]));
 }
@@ -144,7 +144,7 @@ struct outcome {
 outcome run_schedule(const world_layout& w, scenario scen, const std::vector<std::uint8_t>& init, tracer& tr,
 		     harness& h, history* rec)
 {
-	set_up(h, init);
+	set_up(h, scen, init);
 	outcome out;
 	out.initial = h.table();
 	checker chk(w.geo, w.folios, out.initial, w.hw);
@@ -441,7 +441,7 @@ found_violation confirm(strategy& s, const explore_options& o, const world_layou
 	f.replay_confirms = offline.failed(f.v.prop);
 	harness h2(s, w, std::nullopt, nullptr, true);
 	h2.set_caller(caller_of(o));
-	set_up(h2, init);
+	set_up(h2, o.scen, init);
 	checker chk(w.geo, w.folios, h2.table(), w.hw);
 	h2.watch(chk, nullptr);
 	h2.begin_command(tr.fired);

@@ -19,6 +19,7 @@ std::string_view to_string(scenario s)
 	case scenario::munmap: return "munmap";
 	case scenario::fork: return "fork";
 	case scenario::madv_free: return "madv-free";
+	case scenario::mprotect: return "mprotect";
 	}
 	return "?";
 }
@@ -55,6 +56,9 @@ std::string_view scenario_calls(scenario s)
 	case scenario::munmap: return "zap full=0, batched: ptep_get + get_and_clear_full_ptes";
 	case scenario::fork: return "copy_pte_range: ptep_get + wrprotect_ptes";
 	case scenario::madv_free: return "madvise_free_pte_range: ptep_get + clear_young_dirty_ptes";
+	case scenario::mprotect:
+		return "change_pte_range to read-only over an unfolded whole run: modify_prot_start_ptes + "
+		       "modify_prot_commit_ptes";
 	}
 	return "?";
 }
@@ -91,6 +95,7 @@ range scenario_range(scenario s, const geometry& geo, std::size_t n)
 	case scenario::exit_per_entry:
 	case scenario::exit_split:
 	case scenario::munmap:
+	case scenario::mprotect:
 		return {0, n};
 	case scenario::dontneed_start:
 	case scenario::fork:
@@ -117,6 +122,20 @@ void map_folios(harness& h, std::uint64_t prot)
 		h.fault_map(static_cast<std::size_t>(f.first_pfn - w.pfn_base), static_cast<std::size_t>(f.nr_pages),
 			    prot);
 }
+
+void map_scenario(harness& h, scenario s, std::uint64_t prot)
+{
+	if (s != scenario::mprotect) {
+		map_folios(h, prot);
+		return;
+	}
+	const std::size_t n = h.layout().nr_entries;
+	h.fault_pages(1, 1, prot);
+	h.fault_around(0, n, prot);
+}
+
+// The protection mprotect(PROT_READ) gives a user mapping.
+constexpr std::uint64_t read_only_prot = PTE_VALID | PTE_TYPE | PTE_USER | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY;
 
 void run_caller(harness& h, scenario s)
 {
@@ -147,6 +166,9 @@ void run_caller(harness& h, scenario s)
 	case scenario::madv_free:
 		h.madv_free(r.first, r.last);
 		return;
+	case scenario::mprotect:
+		h.mprotect(r.first, r.last, read_only_prot);
+		return;
 	}
 }
 
@@ -155,7 +177,7 @@ std::optional<mm::caller_breach> caller_preflight(strategy& s, const world_layou
 {
 	harness h(s, w, std::nullopt);
 	h.set_caller(via);
-	map_folios(h, prot);
+	map_scenario(h, sc, prot);
 	try {
 		run_caller(h, sc);
 	} catch (const property_failed& f) {

@@ -32,7 +32,19 @@
 
 namespace ptespec::explore {
 
-enum class scenario { exit, exit_per_entry, exit_split, dontneed_start, dontneed_end, dontneed_inner, munmap, fork, madv_free };
+enum class scenario {
+	exit,
+	exit_per_entry,
+	exit_split,
+	dontneed_start,
+	dontneed_end,
+	dontneed_inner,
+	munmap,
+	fork,
+	madv_free,
+	// Not among explored_scenarios(): named with --scenario mprotect.
+	mprotect,
+};
 
 std::string_view to_string(scenario s);
 // Throws usage_error naming the input and the accepted names; `allowed`
@@ -83,6 +95,11 @@ inline constexpr std::uint64_t touched_prot = scenario_prot | PTE_AF | PTE_DIRTY
 // Maps every entry with the strategy's set_ptes, one call per folio, as
 // the fault path maps a large folio.
 void map_folios(harness& h, std::uint64_t prot = scenario_prot);
+// The scenario's table before its caller runs, mapped by the strategy's
+// own set_ptes: each folio in one call (map_folios), but for mprotect a
+// fault on one page then fault-around over the rest, which leaves the run
+// whole but unfolded (set_ptes folds only an aligned run it maps at once).
+void map_scenario(harness& h, scenario s, std::uint64_t prot = scenario_prot);
 // Runs the scenario's caller over the table.
 void run_caller(harness& h, scenario s);
 

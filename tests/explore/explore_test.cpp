@@ -45,6 +45,27 @@ TEST(explore, gather_writeback_exit_loses_a_racing_update_and_the_history_replay
 		std::cout << l << "\n";
 }
 
+// The mprotect scenario (on request only): a whole run mapped unfolded,
+// then changed to read-only in one transaction.  Mainline's commit sets
+// CONT over entries whose page translations the TLB may still hold -- with
+// no hardware event at all -- and nocont, which never folds, is clean
+// exhaustively.
+TEST(explore, mprotect_over_an_unfolded_run_fails_well_formed_for_mainline_only)
+{
+	explore_options o = small(scenario::mprotect, 16, 1);
+	const explore_result r = explore(get("mainline"), o);
+	ASSERT_TRUE(r.first.has_value());
+	EXPECT_EQ(r.first->v.prop, property::well_formed) << r.first->v.message;
+	EXPECT_TRUE(r.first->events.empty());
+	EXPECT_TRUE(r.first->replay_confirms);
+	EXPECT_TRUE(r.first->rerun_confirms);
+	const explore_result clean = explore(get("nocont"), o);
+	EXPECT_TRUE(clean.complete);
+	EXPECT_FALSE(clean.first.has_value()) << (clean.first ? clean.first->v.message : "");
+	const std::vector<scenario>& usual = explored_scenarios();
+	EXPECT_EQ(std::find(usual.begin(), usual.end(), scenario::mprotect), usual.end());
+}
+
 TEST(explore, with_no_events_gather_writeback_exit_holds)
 {
 	explore_options o = small(scenario::exit, 16, 0);
