@@ -115,6 +115,8 @@ std::vector<sym_flags> ref_flags(const std::vector<z3::expr>& t, const geometry&
 
 sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begin)
 {
+	if (r.young)	// a young call answers young only, for the entries it names
+		return {*r.young, first_at_begin.ctx().bool_val(false)};
 	if (!r.pte)
 		return no_flags(first_at_begin.ctx());
 	const sym_flags o = own_flags(*r.pte);
@@ -124,7 +126,7 @@ sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begi
 
 call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
 			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
-			const sym_flags& rf, const std::vector<sym_event>& events)
+			const sym_flags& rf, const std::vector<sym_event>& events, const same_folio_fn& same_folio)
 {
 	z3::context& ctx = q.front().ctx();
 	const call_semantics sem = semantics_of(c);
@@ -134,11 +136,38 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 
 	call_ledger out{{}, T, T};
 
-	// per-call: every page of the range valid at begin reports its pending flags.
+	// per-call: every page of the range valid at begin reports its pending
+	// flags (a young call: its pending young).
+	const bool young_only = answers_young(c.kind);
 	if (sem.reports)
 		for (std::size_t p = 0; p < n; p++)
 			if (in_range(c, p))
-				out.per_call = land(out.per_call, limplies(valid(q[p]), subset(pending[p], rf)));
+				out.per_call = land(out.per_call,
+						    limplies(valid(q[p]), young_only ? limplies(pending[p].y, rf.y)
+										    : subset(pending[p], rf)));
+
+	// Where a call that leaves its entries mapped consumes a flag: its range,
+	// and, when it may widen, the pages of the folded runs it touches that
+	// map the same folio as its first entry (the checker's settlement).
+	// Those pages owe the flag no more; whether it was handed off or lost
+	// is no-loss's business below.
+	std::vector<z3::expr> consumed_at(n, F);
+	if ((sem.consumes_young || sem.consumes_dirty) && !sem.unmaps && !sem.maps) {
+		const std::size_t end = range_end(c);
+		std::vector<z3::expr> folded(n / geo.cont_ptes + 1, F);
+		for (std::size_t p = 0; p < n; p++)
+			folded[geo.run_of(p)] = lor(folded[geo.run_of(p)], land(valid(q[p]), pte_cont(q[p])));
+		for (std::size_t p = 0; p < n; p++) {
+			if (in_range(c, p)) {
+				consumed_at[p] = T;
+				continue;
+			}
+			const bool touched = geo.run_start(p) < end && geo.run_start(p) + geo.cont_ptes > c.index;
+			if (sem.may_widen && touched && same_folio)
+				consumed_at[p] =
+					land(folded[geo.run_of(p)], land(valid(q[p]), same_folio(q[c.index], q[p])));
+		}
+	}
 
 	// The call's events, as the checker orders them.  An event that landed
 	// in a CONT entry is the run's (here: every page valid at the end); one
@@ -182,11 +211,18 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 		const z3::expr cm = cont_meets(run);
 		z3::expr nf[2] = {F, F};
 		for (unsigned flag : {1u, 2u}) {
+			// A page the call's consumption widened to is reached like
+			// one of its range: an event the call reported is not owed
+			// there (the checker makes it optional).
+			const bool consumes = flag == 1 ? sem.consumes_young : sem.consumes_dirty;
+			const z3::expr widened = !r && consumes ? consumed_at[p] : F;
+			const z3::expr reached = r ? T : widened;
 			const z3::expr reported_cont = land(hand(flag), cm);
-			const z3::expr reported_own = land(hand(flag), r ? valid(q[p]) : F);
-			const z3::expr add = lor(land(cont_ev[run].of(flag), lnot(land(reported_cont, r ? T : F))),
-						 land(own_ev[p].of(flag), lnot(land(reported_own, r ? T : F))));
-			nf[flag - 1] = lor(land(keep, pending[p].of(flag)), land(vend, add));
+			const z3::expr reported_own = land(hand(flag), r ? valid(q[p]) : widened);
+			const z3::expr add = lor(land(cont_ev[run].of(flag), lnot(land(reported_cont, reached))),
+						 land(own_ev[p].of(flag), lnot(land(reported_own, reached))));
+			const z3::expr owed = consumes ? land(pending[p].of(flag), lnot(consumed_at[p])) : pending[p].of(flag);
+			nf[flag - 1] = lor(land(keep, owed), land(vend, add));
 		}
 		out.pending_after[p] = {nf[0], nf[1]};
 	}

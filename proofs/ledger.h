@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include <z3++.h>
@@ -49,11 +50,17 @@ struct call_ledger {
 	z3::expr no_loss;	// every live event is reported or still visible
 };
 
+// Whether two valid words map pages of one folio (the world's layout).
+using same_folio_fn = std::function<z3::expr(const z3::expr&, const z3::expr&)>;
+
 // q: table at call begin, t: at its end, pending: required flags per page at
 // begin (the live events are taken to be exactly the pending ones),
-// events: the machine's events of this call.
+// events: the machine's events of this call.  same_folio: for a call that
+// may widen its consumption to the folded runs of its folio (the young and
+// dirty clears); without it no page outside the range counts as reached.
 call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
 			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
-			const sym_flags& rf, const std::vector<sym_event>& events);
+			const sym_flags& rf, const std::vector<sym_event>& events,
+			const same_folio_fn& same_folio = {});
 
 } // namespace ptespec::proofs

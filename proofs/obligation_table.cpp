@@ -19,7 +19,9 @@ void add_step_families(std::vector<obligation_family>& table)
 	using enum call_kind;
 	for (call_kind k : {ptep_get, ptep_get_lockless, ptep_get_and_clear, ptep_get_and_clear_full,
 			    get_and_clear_full_ptes, clear_full_ptes, clear_non_present_ptes, contpte_try_fold,
-			    contpte_try_unfold, wrprotect_ptes, modify_prot_start_ptes}) {
+			    contpte_try_unfold, wrprotect_ptes, modify_prot_start_ptes, ptep_test_and_clear_young,
+			    ptep_clear_flush_young, test_and_clear_young_ptes, clear_flush_young_ptes,
+			    clear_young_dirty_ptes}) {
 		call probe;
 		probe.kind = k;
 		const call_semantics sem = semantics_of(probe);
@@ -30,7 +32,10 @@ void add_step_families(std::vector<obligation_family>& table)
 		sc.properties = {property::isolation, property::no_loss};
 		if (sem.reports) {
 			sc.properties.push_back(property::per_call);
-			sc.properties.push_back(property::precise);
+			// precise is claimed of a returned entry only: a young
+			// call's answer is not judged for it here.
+			if (!answers_young(k))
+				sc.properties.push_back(property::precise);
 		}
 		if (sem.batch)
 			sc.properties.push_back(property::batch_or);

@@ -317,22 +317,25 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 	std::vector<call> out;
 	const bool takes_full = k == call_kind::ptep_get_and_clear_full || k == call_kind::get_and_clear_full_ptes ||
 				k == call_kind::clear_full_ptes;
+	// MADV_FREE's clear_young_dirty_ptes clears both flags.
+	const unsigned flags = k == call_kind::clear_young_dirty_ptes ? (CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY) : 0u;
 	for (bool full : takes_full ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
 		if (!takes_nr(k)) {
 			for (std::size_t i : step_entries(c, o.quick))
-				out.push_back(call{k, i, 1, full, 0, 0});
+				out.push_back(call{k, i, 1, full, 0, flags});
 			continue;
 		}
 		for (const auto& [i, e] : batch_ranges(c, o))
-			out.push_back(call{k, i, e - i, full, 0, 0});
+			out.push_back(call{k, i, e - i, full, 0, flags});
 	}
 	return out;
 }
 
 // What core-mm guarantees about the entries it passes to call c, over the
 // symbolic table t: the rules a strategy may rely on.
-//   a clear of one entry: the entry is present;
-//   a batch clear, fork's wrprotect, mprotect's start: present entries mapping consecutive
+//   a clear of one entry, a one-entry young test: the entry is present;
+//   a batch clear, fork's wrprotect, mprotect's start, reclaim's and
+//     MADV_FREE's young/dirty clears: present entries mapping consecutive
 //     pages of one folio with the same attributes (folio_pte_batch's rule,
 //     flags aside);
 //   clear_non_present_ptes: non-present entries, none of them none;
@@ -345,11 +348,16 @@ z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::
 	switch (c.kind) {
 	case call_kind::ptep_get_and_clear:
 	case call_kind::ptep_get_and_clear_full:
+	case call_kind::ptep_test_and_clear_young:
+	case call_kind::ptep_clear_flush_young:
 		return pte_valid(t[c.index]);
 	case call_kind::get_and_clear_full_ptes:
 	case call_kind::clear_full_ptes:
 	case call_kind::wrprotect_ptes:
 	case call_kind::modify_prot_start_ptes:
+	case call_kind::test_and_clear_young_ptes:
+	case call_kind::clear_flush_young_ptes:
+	case call_kind::clear_young_dirty_ptes:
 		rules = folio_covers(folios, pte_pfn(t[c.index], geo), c.nr);
 		for (std::size_t j = 0; j < c.nr; j++)
 			rules = rules && pte_valid(t[c.index + j]) &&
@@ -441,7 +449,9 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 	claims.push_back({property::permission, granted, {}});
 
 	const sym_flags rf = reported_flags(st.result, q[c.index]);
-	const call_ledger led = settle_call(c, geo, q, t, ref_flags(q, geo), rf, st.events);
+	const call_ledger led =
+		settle_call(c, geo, q, t, ref_flags(q, geo), rf, st.events,
+			    [&w](const z3::expr& a, const z3::expr& b) { return same_folio(w.folios, w.geo, a, b); });
 	claims.push_back({property::no_loss, led.no_loss, {}});
 	if (sem.reports)
 		claims.push_back({property::per_call, led.per_call, {}});

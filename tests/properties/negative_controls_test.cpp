@@ -20,6 +20,7 @@
 #include "properties/runner.h"
 #include "tests/impl/cont_without_valid.h"
 #include "tests/impl/wrprotect_first_run_only.h"
+#include "tests/impl/young_first_entry_fast_path.h"
 #include "tests/mm/batch_past_folio.h"
 
 namespace ptespec {
@@ -236,30 +237,10 @@ struct fold_without_folio_check : mainline_ops<M, fold_without_folio_check<M>> {
 	}
 };
 
-// The batched young calls written from the one-entry ones, fast path
-// kept: an entry without CONT is tested alone, as ptep_test_and_clear_young
-// rightly does -- but here whatever nr says.  A batch over a large folio
-// mapped without CONT (part of a run, or off CONT alignment physically)
-// then answers for its first page only; the young of the others is neither
-// reported nor cleared, and reclaim takes a folio in use for an idle one:
-// per-call.  With nr = 1 it is exactly mainline, so only a caller that
-// batches can show it.
+// The batched young calls answering for their first entry (tests/impl/).
 template <class M>
-struct young_ptes_first_entry_fast_path : mainline_ops<M, young_ptes_first_entry_fast_path<M>> {
-	using B = typename M::boolean;
-	B test_and_clear_young_ptes(M& m, std::size_t i, std::size_t nr)
-	{
-		if (!m.branch(pte_cont(this->self().__ptep_get(m, i))))
-			return this->self().__ptep_test_and_clear_young(m, i);
-		return this->self().contpte_test_and_clear_young_ptes(m, i, nr);
-	}
-	B clear_flush_young_ptes(M& m, std::size_t i, std::size_t nr)
-	{
-		if (!m.branch(pte_cont(this->self().__ptep_get(m, i))))
-			return this->self().__ptep_clear_flush_young(m, i);
-		return this->self().contpte_clear_flush_young_ptes(m, i, nr);
-	}
-};
+struct young_ptes_first_entry_fast_path
+	: controls::young_ptes_first_entry_fast_path_ops<M, young_ptes_first_entry_fast_path<M>> {};
 
 // mprotect's start takes the batch out entry by entry and returns the
 // first entry as it was: the caller gives the whole batch one protection,
