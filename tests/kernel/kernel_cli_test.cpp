@@ -78,16 +78,25 @@ TEST(kernel_cli, check_with_mprotect_finds_the_repaint_before_the_flush)
 	EXPECT_NE(o.out.find(" --mprotect\n"), std::string::npos) << o.show();
 }
 
+// A copy of the test tree with one edit in `file`, judged by `test` on one
+// property under the name `what`.
+outcome test_edited_tree(const std::string& what, const std::string& file, const std::string& from,
+			 const std::string& to, const std::string& prop)
+{
+	const fs::path t = copy_tree(what);
+	edit(t, file, from, to);
+	return run_ptespec({"--kernel", what + "=" + t.string(), "test", "--strategy", what, "--property", prop});
+}
+
 // A control only the WARN path catches: set_ptes hands a single page to
 // contpte_set_ptes, whose VM_WARN_ON(nr == 1) fires.  Nothing else is
 // wrong: the pages are mapped as they should be.
 TEST(kernel_cli, a_warn_that_fires_fails_well_formed_naming_the_file_and_line)
 {
-	const fs::path t = copy_tree("warn");
-	edit(t, "arch/arm64/include/asm/pgtable.h", "if (likely(nr == 1)) {\n\t\tcontpte_try_unfold(mm, addr, ptep, __ptep_get(ptep));\n\t\t__set_ptes",
-	     "if (0) {\n\t\tcontpte_try_unfold(mm, addr, ptep, __ptep_get(ptep));\n\t\t__set_ptes");
-	const outcome o =
-		run_ptespec({"--kernel", "warn=" + t.string(), "test", "--strategy", "warn", "--property", "well-formed"});
+	const outcome o = test_edited_tree(
+		"warn", "arch/arm64/include/asm/pgtable.h",
+		"if (likely(nr == 1)) {\n\t\tcontpte_try_unfold(mm, addr, ptep, __ptep_get(ptep));\n\t\t__set_ptes",
+		"if (0) {\n\t\tcontpte_try_unfold(mm, addr, ptep, __ptep_get(ptep));\n\t\t__set_ptes", "well-formed");
 	EXPECT_EQ(o.status, 1) << o.show();
 	EXPECT_NE(o.out.find("arch/arm64/mm/contpte.c:"), std::string::npos) << o.show();
 	EXPECT_NE(o.out.find("WARN_ON(nr == 1) fired"), std::string::npos) << o.show();
@@ -97,12 +106,9 @@ TEST(kernel_cli, a_warn_that_fires_fails_well_formed_naming_the_file_and_line)
 // at the table's end past the table: isolation, never an internal error.
 TEST(kernel_cli, a_loop_one_past_its_range_fails_isolation)
 {
-	const fs::path t = copy_tree("past");
-	edit(t, "arch/arm64/include/asm/pgtable.h",
-	     "\t\t__ptep_get_and_clear(mm, addr, ptep);\n\t\tif (--nr == 0)",
-	     "\t\t__ptep_get_and_clear(mm, addr, ptep);\n\t\tif (nr-- == 0)");
-	const outcome o =
-		run_ptespec({"--kernel", "past=" + t.string(), "test", "--strategy", "past", "--property", "isolation"});
+	const outcome o = test_edited_tree("past", "arch/arm64/include/asm/pgtable.h",
+					   "\t\t__ptep_get_and_clear(mm, addr, ptep);\n\t\tif (--nr == 0)",
+					   "\t\t__ptep_get_and_clear(mm, addr, ptep);\n\t\tif (nr-- == 0)", "isolation");
 	EXPECT_EQ(o.status, 1) << o.show();
 	EXPECT_NE(o.out.find("fails"), std::string::npos) << o.show();
 	EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.show();
@@ -113,11 +119,9 @@ TEST(kernel_cli, a_loop_one_past_its_range_fails_isolation)
 // page translations of the run cached while it repaints with CONT.
 TEST(kernel_cli, a_convert_flushing_one_page_per_run_fails_well_formed_naming_the_stride)
 {
-	const fs::path t = copy_tree("stride");
-	edit(t, "arch/arm64/mm/contpte.c", "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);",
-	     "__flush_tlb_range(&vma, start_addr, addr, CONT_PTE_SIZE, true, 3);");
-	const outcome o = run_ptespec(
-		{"--kernel", "stride=" + t.string(), "test", "--strategy", "stride", "--property", "well-formed"});
+	const outcome o = test_edited_tree("stride", "arch/arm64/mm/contpte.c",
+					   "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);",
+					   "__flush_tlb_range(&vma, start_addr, addr, CONT_PTE_SIZE, true, 3);", "well-formed");
 	EXPECT_EQ(o.status, 1) << o.show();
 	EXPECT_NE(o.out.find("break-before-make"), std::string::npos) << o.show();
 	EXPECT_NE(o.out.find(" stride 16"), std::string::npos) << o.show();
@@ -127,11 +131,9 @@ TEST(kernel_cli, a_convert_flushing_one_page_per_run_fails_well_formed_naming_th
 // forgets the entry's place in its run vouches for entries past the run.
 TEST(kernel_cli, a_batch_hint_counting_from_the_run_start_fails_per_call)
 {
-	const fs::path t = copy_tree("hint");
-	edit(t, "arch/arm64/include/asm/pgtable.h", "return pte_valid_cont(pte) ? CONT_PTES - slot : 1;",
-	     "return pte_valid_cont(pte) ? CONT_PTES : 1;");
-	const outcome o =
-		run_ptespec({"--kernel", "hint=" + t.string(), "test", "--strategy", "hint", "--property", "per-call"});
+	const outcome o = test_edited_tree("hint", "arch/arm64/include/asm/pgtable.h",
+					   "return pte_valid_cont(pte) ? CONT_PTES - slot : 1;",
+					   "return pte_valid_cont(pte) ? CONT_PTES : 1;", "per-call");
 	EXPECT_EQ(o.status, 1) << o.show();
 	EXPECT_NE(o.out.find("pte_batch_hint(#"), std::string::npos) << o.show();
 }

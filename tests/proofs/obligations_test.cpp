@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+
 #include "impl/adapter.h"
 #include "impl/mainline.h"
 #include "tests/impl/cont_without_valid.h"
@@ -102,6 +105,22 @@ template <class M>
 struct wrprotect_without_unfold : mainline_ops<M, wrprotect_without_unfold<M>> {
 	void contpte_wrprotect_ptes(M& m, std::size_t i, std::size_t nr) { this->self().__wrprotect_ptes(m, i, nr); }
 };
+
+// Proves obligation `name` for s at 4K (quick); it must be refuted and the
+// refutation confirmed on the concrete machine.  The property the
+// confirmed counterexample breaks, or nullopt (a failure already recorded).
+std::optional<property> refuted_and_confirmed(strategy& s, const std::string& name)
+{
+	proof_result r = prove_named(s, granule::k4, name, quick());
+	EXPECT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+	if (r.verdict != proof_verdict::refuted || !r.ce)
+		return std::nullopt;
+	replay_result(s, r);
+	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	if (r.replay != "confirmed")
+		return std::nullopt;
+	return r.ce->prop;
+}
 
 } // namespace
 
@@ -441,11 +460,7 @@ TEST(proofs, a_read_taking_a_swap_entry_for_a_run_is_refuted_from_invariant_tabl
 			  .front()
 			  .verdict,
 		  proof_verdict::proved);
-	proof_result r = prove_named(*s, granule::k4, "step/ptep_get-cont16", o);
-	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
-	replay_result(*s, r);
-	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
-	EXPECT_EQ(r.ce->prop, property::precise) << r.ce_text;
+	EXPECT_EQ(refuted_and_confirmed(*s, "step/ptep_get-cont16"), property::precise);
 }
 
 TEST(proofs, a_non_present_clear_widened_to_its_run_is_refuted_from_invariant_tables_only)
@@ -453,11 +468,7 @@ TEST(proofs, a_non_present_clear_widened_to_its_run_is_refuted_from_invariant_ta
 	auto s = make_strategy<clear_non_present_by_run>("clear-non-present-by-run", "negative control", "test");
 	const prove_options o = quick();
 	EXPECT_EQ(prove_named(*s, granule::k4, "batch-or/cont16", o).verdict, proof_verdict::proved);
-	proof_result r = prove_named(*s, granule::k4, "step/clear_non_present_ptes-cont16", o);
-	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
-	replay_result(*s, r);
-	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
-	EXPECT_EQ(r.ce->prop, property::isolation) << r.ce_text;
+	EXPECT_EQ(refuted_and_confirmed(*s, "step/clear_non_present_ptes-cont16"), property::isolation);
 }
 
 // Fork's wrprotect from every invariant table: mainline keeps the runs
@@ -469,14 +480,11 @@ TEST(proofs, a_wrprotect_that_does_not_unfold_a_partly_covered_run_is_refuted_fr
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, "step/wrprotect_ptes-cont16", o).verdict,
 		  proof_verdict::proved);
 	auto s = make_strategy<wrprotect_without_unfold>("wrprotect-without-unfold", "negative control", "test");
-	proof_result r = prove_named(*s, granule::k4, "step/wrprotect_ptes-cont16", o);
-	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
-	replay_result(*s, r);
-	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
 	// The mixed run is misprogrammed (well-formed), and a write to the
 	// protected page recorded in a writable sibling of its run grants it
 	// write again (permission): either is the first claim refuted.
-	EXPECT_TRUE(r.ce->prop == property::well_formed || r.ce->prop == property::permission) << r.ce_text;
+	const std::optional<property> p = refuted_and_confirmed(*s, "step/wrprotect_ptes-cont16");
+	EXPECT_TRUE(p == property::well_formed || p == property::permission);
 }
 
 // Fork's wrprotect stopping at its first run leaves the folio's later runs
@@ -488,11 +496,7 @@ struct wrprotect_first_run_only : controls::wrprotect_first_run_only_ops<M, wrpr
 TEST(proofs, a_wrprotect_stopping_at_its_first_run_is_refuted_on_permission_from_invariant_tables)
 {
 	auto s = make_strategy<wrprotect_first_run_only>("wrprotect-first-run-only", "negative control", "test");
-	proof_result r = prove_named(*s, granule::k4, "step/wrprotect_ptes-cont16", quick());
-	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
-	replay_result(*s, r);
-	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
-	EXPECT_EQ(r.ce->prop, property::permission) << r.ce_text;
+	EXPECT_EQ(refuted_and_confirmed(*s, "step/wrprotect_ptes-cont16"), property::permission);
 }
 
 // The young and dirty clears from every invariant table: mainline widens to
@@ -522,16 +526,9 @@ TEST(proofs, the_young_clears_are_proved_and_their_mistakes_refuted_from_invaria
 			.verdict,
 		proof_verdict::proved);
 	auto first = make_strategy<young_first_entry>("young-first-entry", "negative control", "test");
-	proof_result r = prove_named(*first, granule::k4, "step/test_and_clear_young_ptes-cont16", o);
-	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
-	replay_result(*first, r);
-	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
-	EXPECT_EQ(r.ce->prop, property::per_call) << r.ce_text;
+	EXPECT_EQ(refuted_and_confirmed(*first, "step/test_and_clear_young_ptes-cont16"), property::per_call);
 	auto wide = make_strategy<young_widening_without_cont>("young-widening-without-cont", "negative control", "test");
-	r = prove_named(*wide, granule::k4, "step/test_and_clear_young_ptes-cont16", o);
-	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
-	replay_result(*wide, r);
-	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	EXPECT_TRUE(refuted_and_confirmed(*wide, "step/test_and_clear_young_ptes-cont16").has_value());
 }
 
 // A strategy that clears CONT entries under a full teardown without
