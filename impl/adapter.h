@@ -72,6 +72,18 @@ struct dispatch_result {
 	static bool truth(const typename M::boolean& b) { return static_cast<bool>(word_ops<W>::truth(b)); }
 };
 
+// The value call c passes on machine m: a machine that gives calls
+// arguments of its own (the proofs' symbolic one) answers; otherwise the
+// call's concrete word.
+template <class M>
+typename M::word call_argument(M& m, const call& c)
+{
+	if constexpr (requires { m.argument(c); })
+		return m.argument(c);
+	else
+		return m.lit(c.pte);
+}
+
 // Runs call c on strategy instance s over machine m.  Calls the strategy
 // does not provide throw internal_error; callers ask implements() first.
 // With `probe` set, nothing runs: *probe says whether the call exists.
@@ -91,7 +103,7 @@ typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* prob
 				*probe = true;
 				return r;
 			}
-			s.set_ptes(m, c.index, m.lit(c.pte), c.nr);
+			s.set_ptes(m, c.index, call_argument(m, c), c.nr);
 			return r;
 		}
 		break;
@@ -216,7 +228,7 @@ typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* prob
 				*probe = true;
 				return r;
 			}
-			r.changed = truth(s.ptep_set_access_flags(m, c.index, m.lit(c.pte), c.flags != 0));
+			r.changed = truth(s.ptep_set_access_flags(m, c.index, call_argument(m, c), c.flags != 0));
 			return r;
 		}
 		break;
@@ -300,7 +312,7 @@ typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* prob
 				*probe = true;
 				return r;
 			}
-			s.modify_prot_commit_ptes(m, c.index, m.lit(c.pte), c.nr);
+			s.modify_prot_commit_ptes(m, c.index, call_argument(m, c), c.nr);
 			return r;
 		} else if constexpr (requires { s.set_ptes(m, c.index, m.lit(0), c.nr); }) {
 			if (probe) {
@@ -309,8 +321,9 @@ typename dispatch_result<M>::type dispatch(S& s, M& m, const call& c, bool* prob
 			}
 			// Core-mm's generic commit: ptep_modify_prot_commit, a
 			// set_pte_at, entry by entry.
+			const W pte = call_argument(m, c);
 			for (std::size_t k = 0; k < c.nr; k++)
-				s.set_ptes(m, c.index + k, m.lit(pte_advance_pfn(c.pte, k, m.geo())), 1);
+				s.set_ptes(m, c.index + k, pte_advance_pfn(pte, k, m.geo()), 1);
 			return r;
 		}
 		break;

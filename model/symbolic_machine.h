@@ -156,6 +156,10 @@ public:
 
 	bool branch(const z3::expr& c) { return oracle_.take(oracle_.normal(c)); }
 	z3::expr lit(std::uint64_t v) const { return ctx_.bv_val(v, 64); }
+	// The value a call passes (set_ptes' pte, ptep_set_access_flags'
+	// entry, the mprotect commit's pte): the symbolic word the proof gave
+	// this call, else the call's own concrete one.
+	z3::expr argument(const call& c) const { return argument_ ? *argument_ : lit(c.pte); }
 
 	// Whether [first_pfn, first_pfn + nr) lies inside one declared folio.
 	z3::expr folio_covers(const z3::expr& first_pfn, std::size_t nr) const
@@ -166,6 +170,9 @@ public:
 	// --- the proof side ---
 
 	void set_folios(std::vector<folio_extent> f) { folios_ = std::move(f); }
+	// A symbolic value for the next call's argument (none: its concrete
+	// call.pte), so one proof covers every value the caller may pass.
+	void set_argument(std::optional<z3::expr> v) { argument_ = std::move(v); }
 	// The ordinal of the next call in its scenario: names its hardware
 	// slots (the prover runs each call of a scenario on a fresh machine
 	// from the merged state, see proofs/prover.h).
@@ -329,6 +336,7 @@ private:
 	std::vector<z3::expr> taken_;
 	std::vector<std::size_t> touched_;
 	std::vector<folio_extent> folios_;
+	std::optional<z3::expr> argument_;
 	branch_oracle& oracle_;
 	std::vector<sym_event> events_;
 	std::vector<std::size_t> seq_;

@@ -127,7 +127,7 @@ std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, co
 namespace {
 
 struct coverage {
-	bool covered = false, refuted = false, undecided = false, every_table = true;
+	bool covered = false, refuted = false, undecided = false, every_table = true, every_place = true;
 	std::vector<call_kind> calls;	// judged calls the obligations ran
 	std::vector<std::string> tables;
 };
@@ -156,6 +156,7 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 		else if (r.verdict != proof_verdict::proved)
 			cv.undecided = true;
 		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive));
+		cv.every_place = cv.every_place && sc->every_place;
 		for (call_kind k : sc->calls)
 			if (std::find(judged.begin(), judged.end(), k) != judged.end() &&
 			    std::find(cv.calls.begin(), cv.calls.end(), k) == cv.calls.end())
@@ -178,7 +179,7 @@ std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, g
 	if (cv.undecided)
 		return "unknown";
 	const bool all_calls = cv.calls.size() == judged_calls(s, p).size();
-	return all_calls && cv.every_table ? "proved" : "partly proved";
+	return all_calls && cv.every_table && cv.every_place ? "proved" : "partly proved";
 }
 
 std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
@@ -196,9 +197,12 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 	std::string open;
 	for (call_kind k : not_inductive_for(rs, s, g))
 		open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
-	return fmt::format("proved for {} by {}; not covered: {}{}{}", ran.empty() ? "no call" : ran, tables,
+	return fmt::format("proved for {} by {}; not covered: {}{}{}{}", ran.empty() ? "no call" : ran, tables,
 			   missing.empty() ? "no other call" : missing,
 			   cv.every_table ? "" : ", and every other table the callers reach",
+			   cv.every_place || !cv.every_table ? ""
+							     : ", and the entries and ranges between those tried (a "
+							       "longer table, a batch over more runs)",
 			   open.empty() || cv.every_table
 				   ? ""
 				   : fmt::format(" (the invariant of reachable tables is not proved inductive for {})", open));

@@ -126,7 +126,8 @@ sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begi
 
 call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
 			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
-			const sym_flags& rf, const std::vector<sym_event>& events, const same_folio_fn& same_folio)
+			const sym_flags& rf, const std::vector<sym_event>& events, const same_folio_fn& same_folio,
+			const std::optional<z3::expr>& value)
 {
 	z3::context& ctx = q.front().ctx();
 	const call_semantics sem = semantics_of(c);
@@ -227,6 +228,31 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 		out.pending_after[p] = {nf[0], nf[1]};
 	}
 
+	// The flags the call brings itself (checker::add_call_set_flags): a
+	// mapping call's present value brings its young and dirty to each page
+	// of its range, that page's own; ptep_set_access_flags' value brings
+	// its flags to the entry's unit at the end -- every valid page of the
+	// run when the entry is CONT then, the entry's page otherwise.  They
+	// are pending from the call's end on, so they must show there.
+	std::vector<sym_flags> brought(n, no_flags(ctx));
+	if (value && sem.maps) {
+		const z3::expr present = of_word(*value, [](const auto& w) { return pte_present(w); });
+		const sym_flags o = own_flags(*value);
+		for (std::size_t p = c.index; p < range_end(c) && p < n; p++)
+			brought[p] = {land(present, o.y), land(present, o.d)};
+	}
+	if (value && c.kind == call_kind::ptep_set_access_flags) {
+		const sym_flags o = own_flags(*value);
+		const z3::expr mapped = valid(t[c.index]);
+		const z3::expr cont = land(mapped, pte_cont(t[c.index]));
+		for (std::size_t p = geo.run_start(c.index); p < geo.run_start(c.index) + geo.cont_ptes && p < n; p++) {
+			const z3::expr here = p == c.index ? mapped : land(cont, valid(t[p]));
+			brought[p] = {land(here, o.y), land(here, o.d)};
+		}
+	}
+	for (std::size_t p = 0; p < n; p++)
+		out.pending_after[p] = out.pending_after[p] | brought[p];
+
 	// no-loss.  Live events at begin: the pending flags, for the pages
 	// valid then.  A live flag is handed off by a report of it; otherwise
 	// the pages the call unmapped leave it, and it must still be visible
@@ -256,6 +282,8 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 			const z3::expr reported = land(hand(flag), in_range(c, j) ? valid(q[j]) : F);
 			out.no_loss = land(out.no_loss, limplies(land(own_ev[j].of(flag), lnot(reported)),
 								 land(valid(t[j]), ref_end[j].of(flag))));
+			out.no_loss = land(out.no_loss,
+					   limplies(brought[j].of(flag), land(valid(t[j]), ref_end[j].of(flag))));
 		}
 	}
 	return out;

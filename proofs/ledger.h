@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <z3++.h>
@@ -58,9 +59,11 @@ using same_folio_fn = std::function<z3::expr(const z3::expr&, const z3::expr&)>;
 // events: the machine's events of this call.  same_folio: for a call that
 // may widen its consumption to the folded runs of its folio (the young and
 // dirty clears); without it no page outside the range counts as reached.
+// value: the word the call passes (set_ptes, the mprotect commit,
+// ptep_set_access_flags), whose young and dirty the call brings itself.
 call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
 			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
 			const sym_flags& rf, const std::vector<sym_event>& events,
-			const same_folio_fn& same_folio = {});
+			const same_folio_fn& same_folio = {}, const std::optional<z3::expr>& value = std::nullopt);
 
 } // namespace ptespec::proofs

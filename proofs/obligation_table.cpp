@@ -21,7 +21,7 @@ void add_step_families(std::vector<obligation_family>& table)
 			    get_and_clear_full_ptes, clear_full_ptes, clear_non_present_ptes, contpte_try_fold,
 			    contpte_try_unfold, wrprotect_ptes, modify_prot_start_ptes, ptep_test_and_clear_young,
 			    ptep_clear_flush_young, test_and_clear_young_ptes, clear_flush_young_ptes,
-			    clear_young_dirty_ptes}) {
+			    clear_young_dirty_ptes, set_ptes, ptep_set_access_flags, modify_prot_commit_ptes}) {
 		call probe;
 		probe.kind = k;
 		const call_semantics sem = semantics_of(probe);
@@ -39,9 +39,17 @@ void add_step_families(std::vector<obligation_family>& table)
 		}
 		if (sem.batch)
 			sc.properties.push_back(property::batch_or);
+		// progress is judged at the call's end, where step/ claims it.
+		if (k == ptep_set_access_flags)
+			sc.properties.push_back(property::progress);
 		sc.calls = {k};
-		sc.tables = "every table of two runs satisfying the invariant of reachable tables, "
-			    "under the caller's rules for the call";
+		sc.tables = fmt::format("every table of two runs satisfying the invariant of reachable tables, "
+					"under the caller's rules for the call, {}",
+					takes_nr(k) ? "over the ranges that start and end at a run edge, next to it or "
+						      "inside (every range with --every-range at CONT_PTES 16 and 32)"
+						    : "at each run edge, its neighbours and a middle");
+		if (k == set_ptes || k == ptep_set_access_flags || k == modify_prot_commit_ptes)
+			sc.tables += ", with every value the caller's rule lets it pass";
 		sc.from_invariant = true;
 		table.push_back({.prefix = fmt::format("step/{}-", to_string(k)),
 				 .needs = {k},

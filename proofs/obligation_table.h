@@ -33,6 +33,12 @@ struct obligation_scope {
 	std::string tables;
 	bool every_table = false;
 	bool from_invariant = false;
+	// Whether the cases name every entry and range a caller may name, in a
+	// table of any length.  None does yet: the step/ obligations try the
+	// run edges, their neighbours and a middle (batches: the ranges that
+	// start and end there) in a table of two runs, so a cell they cover
+	// reads `partly proved`, never `proved`.
+	bool every_place = false;
 };
 
 struct obligation_family;

@@ -317,35 +317,105 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 	std::vector<call> out;
 	const bool takes_full = k == call_kind::ptep_get_and_clear_full || k == call_kind::get_and_clear_full_ptes ||
 				k == call_kind::clear_full_ptes;
-	// MADV_FREE's clear_young_dirty_ptes clears both flags.
-	const unsigned flags = k == call_kind::clear_young_dirty_ptes ? (CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY) : 0u;
-	for (bool full : takes_full ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
-		if (!takes_nr(k)) {
-			for (std::size_t i : step_entries(c, o.quick))
-				out.push_back(call{k, i, 1, full, 0, flags});
-			continue;
-		}
-		for (const auto& [i, e] : batch_ranges(c, o))
-			out.push_back(call{k, i, e - i, full, 0, flags});
-	}
+	// MADV_FREE's clear_young_dirty_ptes clears both flags; a fault's
+	// ptep_set_access_flags is a read fault (0) or a write fault (1).
+	std::vector<unsigned> flag_sets{0u};
+	if (k == call_kind::clear_young_dirty_ptes)
+		flag_sets = {CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY};
+	if (k == call_kind::ptep_set_access_flags)
+		flag_sets = {0u, 1u};
+	// The entries or ranges: with o.range_nr set, that one (a one-entry
+	// call takes its first entry).
+	std::vector<std::pair<std::size_t, std::size_t>> spans;
+	if (takes_nr(k))
+		spans = batch_ranges(c, o);
+	else if (o.range_nr > 0)
+		spans = {{o.range_first, o.range_first + 1}};
+	else
+		for (std::size_t i : step_entries(c, o.quick))
+			spans.emplace_back(i, i + 1);
+	for (bool full : takes_full ? std::vector<bool>{true, false} : std::vector<bool>{false})
+		for (unsigned flags : flag_sets)
+			for (const auto& [i, e] : spans)
+				out.push_back(call{k, i, e - i, full, 0, flags});
 	return out;
 }
 
+// Whether valid word v grants write only through DBM, as arm64 builds
+// every user protection (the invariant's (dbm)).
+z3::expr writable_by_dbm(const z3::expr& v) { return pte_write(v) || pte_rdonly(v); }
+
 // What core-mm guarantees about the entries it passes to call c, over the
-// symbolic table t: the rules a strategy may rely on.
+// symbolic table t, and about the value v it passes (set_ptes, the mprotect
+// commit, ptep_set_access_flags): the rules a strategy may rely on.
 //   a clear of one entry, a one-entry young test: the entry is present;
 //   a batch clear, fork's wrprotect, mprotect's start, reclaim's and
 //     MADV_FREE's young/dirty clears: present entries mapping consecutive
 //     pages of one folio with the same attributes (folio_pte_batch's rule,
 //     flags aside);
 //   clear_non_present_ptes: non-present entries, none of them none;
+//   set_ptes: none entries (a fault maps over none; reclaim and migration
+//     put a swap entry where they cleared one), and a value that maps the
+//     range's pages -- valid, without CONT (a protection has none), write
+//     only through DBM, its nr pages inside one folio when nr > 1 (one
+//     page may be a page of no folio: a special mapping) -- or, for one
+//     entry, a swap entry or marker;
+//   modify_prot_commit_ptes: the entries its start cleared (none), and the
+//     start's value under the new protection: valid (a PROT_NONE one is
+//     not covered: the invariant has no PROT_NONE entry), write only
+//     through DBM, its nr pages inside one folio; CONT as the start's
+//     gathered value had it (pte_modify keeps it);
+//   ptep_set_access_flags: a valid entry, and the value a fault made of
+//     what it read there (ptep_get: the run's OR for a CONT entry) and
+//     found unchanged under the table lock -- the same page and
+//     attributes, CONT as read, young; a read fault (flags 0) keeps the
+//     entry's write permission and is dirty only if the read was; a write
+//     fault (flags 1) asks for write and dirty (pte_mkdirty, and
+//     pte_mkwrite when do_wp_page reuses the page): DBM set, RDONLY clear,
+//     software dirty set; no fault takes write away;
 //   a read, a fold or an unfold test: nothing.
 z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::vector<folio_extent>& folios,
-		      const geometry& geo)
+		      const geometry& geo, const std::optional<z3::expr>& value)
 {
 	z3::context& ctx = t.front().ctx();
 	z3::expr rules = ctx.bool_val(true);
+	auto range_none = [&] {
+		z3::expr none = ctx.bool_val(true);
+		for (std::size_t j = 0; j < c.nr; j++)
+			none = none && t[c.index + j] == ctx.bv_val(0, 64);
+		return none;
+	};
+	auto needs_value = [&]() -> const z3::expr& {
+		if (!value)
+			throw internal_error(fmt::format("step/: {} needs a symbolic value", describe(c)));
+		return *value;
+	};
 	switch (c.kind) {
+	case call_kind::set_ptes: {
+		const z3::expr& v = needs_value();
+		z3::expr maps = pte_valid(v) && !pte_cont(v) && writable_by_dbm(v);
+		if (c.nr > 1)
+			maps = maps && folio_covers(folios, pte_pfn(v, geo), c.nr);
+		z3::expr value_rule = maps;
+		if (c.nr == 1)
+			value_rule = value_rule || (!pte_present(v) && v != ctx.bv_val(0, 64));
+		return range_none() && value_rule;
+	}
+	case call_kind::modify_prot_commit_ptes: {
+		const z3::expr& v = needs_value();
+		return range_none() && pte_valid(v) && writable_by_dbm(v) && folio_covers(folios, pte_pfn(v, geo), c.nr);
+	}
+	case call_kind::ptep_set_access_flags: {
+		const z3::expr& v = needs_value();
+		const z3::expr& e = t[c.index];
+		rules = pte_valid(e) && pte_valid(v) && pte_young(v) && writable_by_dbm(v) &&
+			pte_same_mapping(pte_clear_bits(v, PTE_WRITE), pte_clear_bits(e, PTE_WRITE)) &&
+			pte_cont(v) == pte_cont(e) && z3::implies(pte_write(e), pte_write(v));
+		if (c.flags)
+			return rules && pte_hw_dirty(v) && pte_sw_dirty(v);
+		const sym_flags read = ref_flags(t, geo)[c.index];
+		return rules && pte_write(v) == pte_write(e) && z3::implies(pte_dirty(v), read.d);
+	}
 	case call_kind::ptep_get_and_clear:
 	case call_kind::ptep_get_and_clear_full:
 	case call_kind::ptep_test_and_clear_young:
@@ -409,21 +479,60 @@ z3::expr precise_report(const sym_step& st, const sym_world& w)
 	return value && z3::implies(pte_valid(first), subset(own_flags(got), allowed));
 }
 
-// permission at a call's end, for a call that maps nothing: entry `after`
-// grants no permission (model/permission.h: read by being valid; write by
-// DBM or a clear RDONLY; user; user and privileged execution by a clear
-// UXN, PXN) that `before` did not -- and no write at all where the call
-// asked for read-only (`drop_write`: wrprotect_ptes' range).
-z3::expr grants_no_more(const z3::expr& after, const z3::expr& before, bool drop_write)
+// The permissions a word grants (model/permission.h): read by being valid;
+// write by DBM or a clear RDONLY; user; user and privileged execution by a
+// clear UXN, PXN.
+struct sym_perms {
+	z3::expr read, write, user, uexec, pexec;
+};
+
+sym_perms perms_of(const z3::expr& e)
 {
-	auto write = [](const z3::expr& e) { return pte_write(e) || !pte_rdonly(e); };
-	auto user = [](const z3::expr& e) { return pte_any(e, PTE_USER); };
-	auto uexec = [](const z3::expr& e) { return !pte_any(e, PTE_UXN); };
-	auto pexec = [](const z3::expr& e) { return !pte_any(e, PTE_PXN); };
-	z3::expr ok = pte_valid(before) && z3::implies(user(after), user(before)) &&
-		      z3::implies(uexec(after), uexec(before)) && z3::implies(pexec(after), pexec(before));
-	ok = ok && (drop_write ? !write(after) : z3::implies(write(after), write(before)));
-	return z3::implies(pte_valid(after), ok);
+	const z3::expr v = pte_valid(e);
+	return {v, v && (pte_write(e) || !pte_rdonly(e)), v && pte_any(e, PTE_USER), v && !pte_any(e, PTE_UXN),
+		v && !pte_any(e, PTE_PXN)};
+}
+
+// permission at a call's end: entry `after` grants nothing `asked` does not.
+z3::expr grants_within(const z3::expr& after, const sym_perms& asked)
+{
+	const sym_perms a = perms_of(after);
+	return z3::implies(a.read, asked.read) && z3::implies(a.write, asked.write) &&
+	       z3::implies(a.user, asked.user) && z3::implies(a.uexec, asked.uexec) &&
+	       z3::implies(a.pexec, asked.pexec);
+}
+
+// What call c asks entry p to grant at its end, as the checker's asks_after
+// has it: what it granted before, but a mapping call installs its value's
+// (pte_advance_pfn changes no permission), wrprotect_ptes takes write away
+// in its range, and ptep_set_access_flags may add write when its value
+// grants it.
+sym_perms asked_of(const call& c, std::size_t p, const z3::expr& before, const std::optional<z3::expr>& value)
+{
+	const bool inside = p >= c.index && p < range_end(c);
+	sym_perms was = perms_of(before);
+	if (!inside)
+		return was;
+	if (semantics_of(c).maps && value)
+		return perms_of(*value);
+	if (c.kind == call_kind::wrprotect_ptes)
+		was.write = before.ctx().bool_val(false);
+	if (c.kind == call_kind::ptep_set_access_flags && value)
+		was.write = was.write || (was.read && perms_of(*value).write);
+	return was;
+}
+
+// progress for ptep_set_access_flags(i, v, dirty): at its end entry i
+// grants the access to a walker that reads it alone and manages no
+// access/dirty state itself -- valid, AF set when v is young, and RDONLY
+// clear (DBM alone is no grant to such a walker) when a write fault asks
+// for a write (dirty, v writable): the checker's judge_progress.
+z3::expr grants_the_access(const z3::expr& after, const z3::expr& v, bool write_fault)
+{
+	z3::expr ok = pte_valid(after) && z3::implies(pte_young(v), pte_young(after));
+	if (write_fault)
+		ok = ok && z3::implies(pte_write(v), pte_hw_dirty(after));
+	return ok;
 }
 
 // What one call of a step/ obligation must satisfy (prove_step's comment).
@@ -443,15 +552,18 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 		if (!inside(p))
 			same = same && z3::ite(pte_valid(q[p]), pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
 	claims.push_back({property::isolation, same, {}});
+	const std::optional<z3::expr> value = w.arguments.empty() ? std::nullopt : w.arguments.front();
 	z3::expr granted = ctx.bool_val(true);
 	for (std::size_t p = 0; p < t.size(); p++)
-		granted = granted && grants_no_more(t[p], q[p], c.kind == call_kind::wrprotect_ptes && inside(p));
+		granted = granted && grants_within(t[p], asked_of(c, p, q[p], value));
 	claims.push_back({property::permission, granted, {}});
+	if (c.kind == call_kind::ptep_set_access_flags && value)
+		claims.push_back({property::progress, grants_the_access(t[c.index], *value, c.flags != 0), {}});
 
 	const sym_flags rf = reported_flags(st.result, q[c.index]);
-	const call_ledger led =
-		settle_call(c, geo, q, t, ref_flags(q, geo), rf, st.events,
-			    [&w](const z3::expr& a, const z3::expr& b) { return same_folio(w.folios, w.geo, a, b); });
+	const call_ledger led = settle_call(
+		c, geo, q, t, ref_flags(q, geo), rf, st.events,
+		[&w](const z3::expr& a, const z3::expr& b) { return same_folio(w.folios, w.geo, a, b); }, value);
 	claims.push_back({property::no_loss, led.no_loss, {}});
 	if (sem.reports)
 		claims.push_back({property::per_call, led.per_call, {}});
@@ -525,11 +637,20 @@ void prove_step(obligation_run& run, call_kind kind)
 	// news that this invariant does not describe the strategy's tables.
 	proof_result whole;
 	z3::context& ctx = shared_context();
-	case_batch batch(ctx, s, run.o, {{{}, &r}, {{}, &whole, true}}, 0);
 	const std::vector<call> calls = step_calls(kind, c, run.o);
+	prove_options o = run.o;
+	o.run_seconds = std::max(o.run_seconds, o.step_case_seconds * static_cast<double>(calls.size()));
+	case_batch batch(ctx, s, o, {{{}, &r}, {{}, &whole, true}}, 0);
+	// The calls that pass a value pass a free word, under the caller's
+	// rule for it: every value core-mm may pass at once.
+	const bool takes_value = kind == call_kind::set_ptes || kind == call_kind::ptep_set_access_flags ||
+				 kind == call_kind::modify_prot_commit_ptes;
 	for (const call& cl : calls) {
 		sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));
-		w.assumptions.push_back(caller_rules(cl, w.initial, w.folios, geo));
+		if (takes_value)
+			w.arguments.push_back(ctx.bv_const("value", 64));
+		w.assumptions.push_back(
+			caller_rules(cl, w.initial, w.folios, geo, w.arguments.empty() ? std::nullopt : w.arguments.front()));
 		scenario sc;
 		sc.calls = {cl};
 		sc.observe = [&w](const sym_step& st, std::vector<claim>& claims) { step_claims(st, w, claims); };

@@ -258,6 +258,8 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		symbolic_machine m(ctx, w.geo, table, oracle);
 		m.set_folios(w.folios);
 		m.set_call_ordinal(ordinal);
+		if (ordinal < w.arguments.size())
+			m.set_argument(w.arguments[ordinal]);
 		std::optional<sym_call_result> res;
 		std::size_t gaps = 0;
 		try {
@@ -449,6 +451,9 @@ counterexample extract(const z3::model& mdl, const sym_world& world, const scena
 				     truth[2 * k + 1] ? hw_kind::write : hw_kind::access});
 	}
 	ce.calls = sc.calls;
+	for (std::size_t k = 0; k < ce.calls.size() && k < world.arguments.size(); k++)
+		if (world.arguments[k])
+			ce.calls[k].pte = ground_value(mdl.eval(*world.arguments[k], true));
 	// The first claim the model falsifies names the property to replay.
 	const std::vector<bool> held = claims_hold(mdl, claims);
 	for (std::size_t k = 0; k < claims.size(); k++) {
@@ -549,6 +554,7 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	const solver_frame frame(oracle_solver_);
 	const z3::check_result consistent = assume(world);
 	path_solver paths(oracle_solver_, world.assumptions, o_.repair_models);
+	paths.set_fallback(std::min(o_.quick_solve_ms, o_.timeout_ms), o_.timeout_ms);
 	slicer_ = &paths.slicer();
 	struct forget {	// the slicer ends with the path solver
 		bit_slicer*& p;

@@ -51,12 +51,18 @@ struct claim {
 	bool invariant = false;
 };
 
-// The symbolic initial table and what is assumed of it.
+// The symbolic inputs of a case -- the initial table and the values its
+// calls pass -- and what is assumed of them.
 struct sym_world {
 	geometry geo;
 	std::vector<z3::expr> initial;
 	std::vector<z3::expr> assumptions;
 	std::vector<folio_extent> folios;
+	// Per call of the scenario, by position: a symbolic word the call
+	// passes instead of its concrete call.pte (set_ptes' pte,
+	// ptep_set_access_flags' entry, the mprotect commit's pte); a
+	// counterexample reads its value off the model.
+	std::vector<std::optional<z3::expr>> arguments;
 };
 
 // The paths of one part of a call (prover.cpp, run_call): each path's
@@ -153,14 +159,21 @@ struct prove_options {
 	// broken teardowns break in their first calls; more checks cost a sound
 	// strategy more than they save.
 	std::vector<std::size_t> early_checks{4};
-	// batch-or over this one range [first, first + nr) only (nr 0: the
-	// range set above); what the benchmark times per range.
+	// batch-or and step/ over this one range [first, first + nr) only (nr
+	// 0: the ranges and entries above; a one-entry step/ call takes
+	// `first`): what the benchmark times per range, and what a test asks
+	// when one place shows what it tests.
 	std::size_t range_first = 0, range_nr = 0;
 	// Seconds an obligation may spend running the strategy on paths before
 	// it gives up with `unknown` (solver time is bounded by timeout_ms):
 	// enough for the largest one-call obligations at CONT_PTES 128, whose
 	// batch cases gather the run once per clear.
 	double run_seconds = 60;
+	// A step/ obligation runs one call from each of its cases' tables (3
+	// to 70 cases, by call and granule), each as large as a one-call
+	// obligation's case: its path budget is this much per case, or
+	// run_seconds if that is more.
+	double step_case_seconds = 15;
 	// Table entries per solver question for batch-or (case_batch): its
 	// cases share most terms, so one question for many is cheaper.
 	std::size_t batch_entries = 16384;

@@ -22,11 +22,26 @@ path_solver::answer path_solver::feasible(const std::vector<z3::expr>& decided, 
 	for (const z3::expr& d : decided)
 		a.push_back(proxy(d));
 	a.push_back(proxy(lit));
-	switch (s_.check(a)) {
-	case z3::unsat: return {false, std::nullopt};
-	case z3::sat: return {true, valuation::of(s_.get_model())};
-	default: return {true, std::nullopt};
-	}
+	if (quick_ms_)
+		s_.set("timeout", quick_ms_);
+	z3::check_result r = s_.check(a);
+	if (quick_ms_)
+		s_.set("timeout", full_ms_);
+	if (r == z3::sat)
+		return {true, valuation::of(s_.get_model())};
+	if (r == z3::unsat || !quick_ms_)
+		return {r != z3::unsat, std::nullopt};
+	// The fallback: the same question, bit-blasted.
+	z3::solver blast = z3::tactic(s_.ctx(), "qfbv").mk_solver();
+	blast.set("timeout", full_ms_);
+	blast.add(s_.assertions());
+	for (const z3::expr& d : decided)
+		blast.add(d);
+	blast.add(lit);
+	r = blast.check();
+	if (r == z3::sat)
+		return {true, valuation::of(blast.get_model())};
+	return {r != z3::unsat, std::nullopt};
 }
 
 std::pair<z3::check_result, std::optional<z3::model>> path_solver::model_of(const std::vector<z3::expr>& decided)

@@ -37,6 +37,19 @@ public:
 	// the shortcut changes nothing).
 	path_solver(z3::solver& s, const std::vector<z3::expr>& assumptions, bool repairs = true);
 
+	// A question the incremental solver has not answered in `quick_ms` is
+	// asked again of a fresh bit-blasting solver, for up to `full_ms`:
+	// the incremental core answers most of these questions at once, but
+	// now and then sits on an easy one for its whole timeout (a free value
+	// compared bit by bit with an entry, under the invariant's
+	// arithmetic), which bit-blasting settles in well under a second.
+	// 0 (the default): every question is the incremental solver's alone.
+	void set_fallback(unsigned quick_ms, unsigned full_ms)
+	{
+		quick_ms_ = quick_ms;
+		full_ms_ = full_ms;
+	}
+
 	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
 	// The slicer, with every condition of the case sliced so far: a later
 	// question about the same terms (the prover's final one) reuses it.
@@ -108,6 +121,7 @@ private:
 	std::vector<unsigned> decided_mark_;	// repair(): the repair whose decisions name a term id
 	unsigned decided_epoch_ = 0;
 	std::size_t solver_calls_ = 0, repaired_ = 0;
+	unsigned quick_ms_ = 0, full_ms_ = 0;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
 };
 

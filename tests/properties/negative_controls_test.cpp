@@ -20,6 +20,7 @@
 #include "properties/world.h"
 #include "properties/runner.h"
 #include "tests/impl/cont_without_valid.h"
+#include "tests/impl/mapping_controls.h"
 #include "tests/impl/wrprotect_first_run_only.h"
 #include "tests/impl/young_first_entry_fast_path.h"
 #include "tests/mm/batch_past_folio.h"
@@ -61,22 +62,9 @@ struct no_bbm : mainline_ops<M, no_bbm<M>> {
 	}
 };
 
-// ptep_set_access_flags decides "nothing to do" on the gathered value, so a
-// sibling's dirty hides that this entry is still read-only: progress, where
-// the hardware does not manage access/dirty itself (an SMMU without HTTU
-// walking the process's tables faults on it forever).
+// ptep_set_access_flags deciding on the gathered value (tests/impl/).
 template <class M>
-struct gathered_noop : mainline_ops<M, gathered_noop<M>> {
-	using W = typename M::word;
-	using B = typename M::boolean;
-	B contpte_ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
-	{
-		const W orig = pte_mknoncont(this->self().contpte_ptep_get(m, i, this->self().__ptep_get(m, i)));
-		if (m.branch(word_ops<W>::equal(orig, entry)))
-			return this->truth_value(m, false);
-		return mainline_ops<M, gathered_noop<M>>::contpte_ptep_set_access_flags(m, i, entry, dirty);
-	}
-};
+struct gathered_noop : controls::gathered_noop_ops<M, gathered_noop<M>> {};
 
 // A fold that compares each entry's pfn and write permission only: next to
 // an executable (or non-shareable, global, special) mapping of the same
@@ -189,31 +177,10 @@ struct lockless_gather_without_retry : mainline_ops<M, lockless_gather_without_r
 	}
 };
 
-// set_ptes puts CONT on every chunk that is a whole aligned run, taking
-// the pfn's alignment from the virtual one: true while a folio sits at the
-// alignment of its address, but a folio mapped at another alignment gets
-// CONT runs whose pfns straddle two aligned blocks: well-formed.  Only a
-// world whose folios sit off CONT alignment physically shows it.
+// set_ptes taking the pfn's alignment from the virtual one (tests/impl/).
 template <class M>
-struct set_ptes_cont_by_virtual_alignment : mainline_ops<M, set_ptes_cont_by_virtual_alignment<M>> {
-	using W = typename M::word;
-	void contpte_set_ptes(M& m, std::size_t i, const W& pte, std::size_t nr)
-	{
-		const geometry& g = m.geo();
-		const std::size_t end = i + nr;
-		W pfn = pte_pfn(pte, g);
-		const W prot = pte_pgprot(pte, g);
-		for (std::size_t addr = i; addr != end;) {
-			const std::size_t boundary = g.run_start(addr) + g.cont_ptes;
-			const std::size_t next = boundary < end ? boundary : end;
-			W chunk = pfn_pte(pfn, prot, g);
-			chunk = g.run_aligned(addr) && g.run_aligned(next) ? pte_mkcont(chunk) : pte_mknoncont(chunk);
-			this->self().__set_ptes(m, addr, chunk, next - addr);
-			pfn = pfn + m.lit(next - addr);
-			addr = next;
-		}
-	}
-};
+struct set_ptes_cont_by_virtual_alignment
+	: controls::set_ptes_cont_by_virtual_alignment_ops<M, set_ptes_cont_by_virtual_alignment<M>> {};
 
 // A fold that never asks whether one folio backs the run: a run mapped
 // whole by several small folios, each pfn following the last, folds, and
@@ -262,20 +229,10 @@ struct prot_start_first_entry_only : mainline_ops<M, prot_start_first_entry_only
 	}
 };
 
-// mprotect's commit "leaves the hardware-controlled bits unmodified" by
-// keeping the access and dirty the table holds -- but start has just
-// cleared the table, so what start handed over (the batch's young and
-// dirty, in the value the caller passes) is dropped: a dirty page is
-// written back clean, no-loss.  Only the mprotect caller makes the call.
+// mprotect's commit keeping the table's flags (tests/impl/).
 template <class M>
-struct prot_commit_keeping_table_flags : mainline_ops<M, prot_commit_keeping_table_flags<M>> {
-	using W = typename M::word;
-	void modify_prot_commit_ptes(M& m, std::size_t i, W pte, std::size_t nr)
-	{
-		const W now = this->self().__ptep_get(m, i);
-		this->self().set_ptes(m, i, pte_or_flags(pte_mkold(pte_mkclean(pte)), now), nr);
-	}
-};
+struct prot_commit_keeping_table_flags
+	: controls::prot_commit_keeping_table_flags_ops<M, prot_commit_keeping_table_flags<M>> {};
 
 // The batched get-and-clear ORs young and dirty from valid entries only,
 // taking a non-valid entry's AF and dirty bits for a swap entry's type and
@@ -425,22 +382,10 @@ struct pte_same_ignoring_rdonly : mainline_ops<M, pte_same_ignoring_rdonly<M>> {
 template <class M>
 struct wrprotect_first_run_only : controls::wrprotect_first_run_only_ops<M, wrprotect_first_run_only<M>> {};
 
-// ptep_set_access_flags for a write fault sets AF and the software dirty
-// bit but leaves RDONLY, on the theory that the retried write clears it
-// through DBM, as FEAT_HAFDBS hardware does.  Without hardware dirty
-// management (a CPU without it, an SMMU without HTTU) the retry faults on
-// RDONLY again, forever: progress, only there.
+// A write fault leaving RDONLY for DBM to clear (tests/impl/).
 template <class M>
-struct set_access_flags_leaving_rdonly : mainline_ops<M, set_access_flags_leaving_rdonly<M>> {
-	using W = typename M::word;
-	using B = typename M::boolean;
-	B __ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
-	{
-		const W keep_rdonly = select<W>(pte_write(entry), pte_set(entry, PTE_RDONLY), entry);
-		return mainline_ops<M, set_access_flags_leaving_rdonly<M>>::__ptep_set_access_flags(m, i, keep_rdonly,
-												       dirty);
-	}
-};
+struct set_access_flags_leaving_rdonly
+	: controls::set_access_flags_leaving_rdonly_ops<M, set_access_flags_leaving_rdonly<M>> {};
 
 // S fails p at seed 1 within 3000 cases on hardware hw; the violation's
 // words include `says` when given.

@@ -1,0 +1,89 @@
+// Controls shared by the property tests and the proofs' tests, one
+// realistic mistake each in a call that passes a value -- set_ptes,
+// ptep_set_access_flags, mprotect's commit -- so that the sampled checker
+// and the step/ obligations (which give the value as a free word under the
+// caller's rule) are both seen to find them.  Self is the strategy that
+// derives from one (CRTP, as mainline_ops).
+#pragma once
+
+#include <cstddef>
+
+#include "impl/mainline.h"
+
+namespace ptespec::controls {
+
+// ptep_set_access_flags decides "nothing to do" on the gathered value, so a
+// sibling's dirty hides that this entry is still read-only: progress, where
+// the hardware does not manage access/dirty itself (an SMMU without HTTU
+// walking the process's tables faults on it forever).
+template <class M, class Self>
+struct gathered_noop_ops : mainline_ops<M, Self> {
+	using W = typename M::word;
+	using B = typename M::boolean;
+	B contpte_ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
+	{
+		const W orig = pte_mknoncont(this->self().contpte_ptep_get(m, i, this->self().__ptep_get(m, i)));
+		if (m.branch(word_ops<W>::equal(orig, entry)))
+			return this->truth_value(m, false);
+		return mainline_ops<M, Self>::contpte_ptep_set_access_flags(m, i, entry, dirty);
+	}
+};
+
+// ptep_set_access_flags for a write fault sets AF and the software dirty
+// bit but leaves RDONLY, on the theory that the retried write clears it
+// through DBM, as FEAT_HAFDBS hardware does.  Without hardware dirty
+// management (a CPU without it, an SMMU without HTTU) the retry faults on
+// RDONLY again, forever: progress.
+template <class M, class Self>
+struct set_access_flags_leaving_rdonly_ops : mainline_ops<M, Self> {
+	using W = typename M::word;
+	using B = typename M::boolean;
+	B __ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
+	{
+		const W keep_rdonly = select<W>(pte_write(entry), pte_set(entry, PTE_RDONLY), entry);
+		return mainline_ops<M, Self>::__ptep_set_access_flags(m, i, keep_rdonly, dirty);
+	}
+};
+
+// set_ptes puts CONT on every chunk that is a whole aligned run, taking
+// the pfn's alignment from the virtual one: true while a folio sits at the
+// alignment of its address, but a folio mapped at another alignment gets
+// CONT runs whose pfns straddle two aligned blocks: well-formed.  Only a
+// world whose folios sit off CONT alignment physically shows it.
+template <class M, class Self>
+struct set_ptes_cont_by_virtual_alignment_ops : mainline_ops<M, Self> {
+	using W = typename M::word;
+	void contpte_set_ptes(M& m, std::size_t i, const W& pte, std::size_t nr)
+	{
+		const geometry& g = m.geo();
+		const std::size_t end = i + nr;
+		W pfn = pte_pfn(pte, g);
+		const W prot = pte_pgprot(pte, g);
+		for (std::size_t addr = i; addr != end;) {
+			const std::size_t boundary = g.run_start(addr) + g.cont_ptes;
+			const std::size_t next = boundary < end ? boundary : end;
+			W chunk = pfn_pte(pfn, prot, g);
+			chunk = g.run_aligned(addr) && g.run_aligned(next) ? pte_mkcont(chunk) : pte_mknoncont(chunk);
+			this->self().__set_ptes(m, addr, chunk, next - addr);
+			pfn = pfn + m.lit(next - addr);
+			addr = next;
+		}
+	}
+};
+
+// mprotect's commit "leaves the hardware-controlled bits unmodified" by
+// keeping the access and dirty the table holds -- but start has just
+// cleared the table, so what start handed over (the batch's young and
+// dirty, in the value the caller passes) is dropped: a dirty page is
+// written back clean, no-loss.  Only the mprotect caller makes the call.
+template <class M, class Self>
+struct prot_commit_keeping_table_flags_ops : mainline_ops<M, Self> {
+	using W = typename M::word;
+	void modify_prot_commit_ptes(M& m, std::size_t i, W pte, std::size_t nr)
+	{
+		const W now = this->self().__ptep_get(m, i);
+		this->self().set_ptes(m, i, pte_or_flags(pte_mkold(pte_mkclean(pte)), now), nr);
+	}
+};
+
+} // namespace ptespec::controls
