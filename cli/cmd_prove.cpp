@@ -30,27 +30,8 @@ struct prove_cli {
 	selection sel;
 	proof_flags proof;
 	bool every_range = false;
-	std::vector<std::string> obligations;
 	bool json = false;
 };
-
-// Each --obligation must be a prefix of some obligation's name.
-void check_obligation_prefixes(const std::vector<std::string>& prefixes, const std::vector<granule>& grans)
-{
-	std::vector<std::string> names;
-	for (granule g : grans)
-		for (const std::string& n : proofs::obligation_names(g))
-			names.push_back(n);
-	for (const std::string& p : prefixes) {
-		bool any = false;
-		for (const std::string& n : names)
-			any = any || n.starts_with(p);
-		if (!any || p.empty())
-			throw usage_error(fmt::format("--obligation '{}': expected the start of an obligation name, e.g. "
-						      "batch-or, per-call/one-call, exit/run-cont{} or helpers/",
-						      p, geometry::of(grans.front()).cont_ptes));
-	}
-}
 
 int run_prove(const prove_cli& p)
 {
@@ -59,8 +40,6 @@ int run_prove(const prove_cli& p)
 	proofs::prove_options o = p.proof.options();
 	if (p.every_range)
 		o.every_range_upto = 32;
-	check_obligation_prefixes(p.obligations, grans);
-	o.only = p.obligations;
 	// Lines stream as results arrive: a long run shows where it is.
 	auto line = [](const proofs::proof_result& r) {
 		fmt::print("{:<16} {:<44} {:<5} {:<8} {:>8.2f} {:>6}  {}\n", r.strategy.empty() ? "-" : r.strategy,
@@ -161,9 +140,6 @@ action define_prove(CLI::App& sub)
 	sub.add_flag("--every-range", p->every_range,
 		     "batch-or over every (start, length) of two runs at CONT_PTES 16 and 32 (default: the run-edge "
 		     "starts and ends)");
-	add_repeatable(
-		sub, "--obligation", [p](const std::string& o) { p->obligations.push_back(o); },
-		"only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call", "PREFIX");
 	sub.add_flag("--json", p->json, "print the results as JSON");
 	return [p] { return run_prove(*p); };
 }

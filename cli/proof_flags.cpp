@@ -1,6 +1,7 @@
 #include "cli/proof_flags.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/flags.h"
 #include "model/errors.h"
@@ -30,7 +31,35 @@ void proof_flags::define(CLI::App& sub)
 			timeout_ms = static_cast<unsigned>(parse_count("--timeout-ms", n, 1, max_timeout_ms, "milliseconds"));
 		},
 		"solver time limit per formula, 1 to 86400000 (default 60000)", "MS");
+	add_repeatable(
+		sub, "--obligation", [this](const std::string& o) { obligations.push_back(o); },
+		"only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call; "
+		"the step/ obligations (every call from every table of the invariant of reachable tables) run only "
+		"when named, e.g. --obligation step/",
+		"PREFIX");
 }
+
+namespace {
+
+// Each --obligation must be a prefix of some obligation's name.
+void check_obligation_prefixes(const std::vector<std::string>& prefixes, const std::vector<granule>& grans)
+{
+	std::vector<std::string> names;
+	for (granule g : grans)
+		for (const std::string& n : proofs::obligation_names(g))
+			names.push_back(n);
+	for (const std::string& p : prefixes) {
+		bool any = false;
+		for (const std::string& n : names)
+			any = any || n.starts_with(p);
+		if (!any || p.empty())
+			throw usage_error(fmt::format("--obligation '{}': expected the start of an obligation name, e.g. "
+						      "batch-or, per-call/one-call, exit/run-cont{}, step/ or helpers/",
+						      p, geometry::of(grans.front()).cont_ptes));
+	}
+}
+
+} // namespace
 
 std::vector<granule> proof_flags::grans() const { return parse_granules("--granule", granules); }
 
@@ -39,6 +68,8 @@ proofs::prove_options proof_flags::options() const
 	proofs::prove_options o;
 	o.timeout_ms = timeout_ms;
 	o.jobs = jobs;
+	check_obligation_prefixes(obligations, grans());
+	o.only = obligations;
 	return o;
 }
 

@@ -1,5 +1,5 @@
-// --granule, --timeout-ms and --jobs, shared by the commands that prove
-// (prove, check).
+// --granule, --timeout-ms, --jobs and --obligation, shared by the commands
+// that prove (prove, check).
 #pragma once
 
 #include <cstdint>
@@ -26,12 +26,15 @@ struct proof_flags {
 	bool given_granule = false;
 	unsigned timeout_ms = 60000;
 	unsigned jobs = 0;	// 0: one per core
+	// --obligation: name prefixes (empty: every default obligation; the
+	// opt-in step/ ones only when named).
+	std::vector<std::string> obligations;
 
 	void define(CLI::App& sub);
 	// The chosen granules; throws usage_error for a bad one.
 	std::vector<granule> grans() const;
 	// The prover's options these flags set; throws usage_error for a bad
-	// value.
+	// value or a prefix no obligation of the chosen granules has.
 	proofs::prove_options options() const;
 };
 

@@ -128,11 +128,12 @@ namespace {
 
 struct coverage {
 	bool covered = false, refuted = false, undecided = false, every_table = true, every_place = true;
+	bool from_invariant = false;	// some covering obligation starts from the invariant
 	std::vector<call_kind> calls;	// judged calls the obligations ran
 	std::vector<std::string> tables;
 };
 
-coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
+coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, granule g, property p, bool prot_none)
 {
 	coverage cv;
 	const std::vector<call_kind> judged = judged_calls(s, p);
@@ -155,7 +156,8 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 			cv.refuted = true;
 		else if (r.verdict != proof_verdict::proved)
 			cv.undecided = true;
-		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive));
+		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive && !prot_none));
+		cv.from_invariant = cv.from_invariant || sc->from_invariant;
 		cv.every_place = cv.every_place && sc->every_place;
 		for (call_kind k : sc->calls)
 			if (std::find(judged.begin(), judged.end(), k) != judged.end() &&
@@ -169,9 +171,9 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 
 } // namespace
 
-std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
+std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p, bool prot_none)
 {
-	const coverage cv = coverage_of(rs, s, g, p);
+	const coverage cv = coverage_of(rs, s, g, p, prot_none);
 	if (!cv.covered)
 		return "";
 	if (cv.refuted)
@@ -182,9 +184,10 @@ std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, g
 	return all_calls && cv.every_table && cv.every_place ? "proved" : "partly proved";
 }
 
-std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
+std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
+			   bool prot_none)
 {
-	const coverage cv = coverage_of(rs, s, g, p);
+	const coverage cv = coverage_of(rs, s, g, p, prot_none);
 	std::string ran, missing;
 	for (call_kind k : cv.calls)
 		ran += fmt::format("{}{}", ran.empty() ? "" : ", ", to_string(k));
@@ -197,7 +200,10 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 	std::string open;
 	for (call_kind k : not_inductive_for(rs, s, g))
 		open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
-	return fmt::format("proved for {} by {}; not covered: {}{}{}{}", ran.empty() ? "no call" : ran, tables,
+	const std::string reached = prot_none && cv.from_invariant
+					    ? ", and the PROT_NONE entries mprotect makes (the invariant leaves them out)"
+					    : "";
+	return fmt::format("proved for {} by {}; not covered: {}{}{}{}{}", ran.empty() ? "no call" : ran, tables,
 			   missing.empty() ? "no other call" : missing,
 			   cv.every_table ? "" : ", and every other table the callers reach",
 			   cv.every_place || !cv.every_table ? ""
@@ -205,7 +211,8 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 							       "longer table, a batch over more runs)",
 			   open.empty() || cv.every_table
 				   ? ""
-				   : fmt::format(" (the invariant of reachable tables is not proved inductive for {})", open));
+				   : fmt::format(" (the invariant of reachable tables is not proved inductive for {})", open),
+			   reached);
 }
 
 } // namespace ptespec::proofs

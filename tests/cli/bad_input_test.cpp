@@ -175,6 +175,7 @@ const bad_input rows[] = {
 	{"cost_strategy_unknown", {"cost", "--strategy", "nope"}, "--strategy 'nope': unknown; expected one of: mainline"},
 	{"property_unknown", {"test", "--all", "--property", "speed"}, "--property 'speed': expected one of batch-or"},
 	{"obligation_unknown", {"prove", "--all", "--obligation", "zzz"}, "--obligation 'zzz': expected the start"},
+	{"check_obligation_unknown", {"check", "--all", "--obligation", "zzz"}, "--obligation 'zzz': expected the start"},
 	{"explore_scenario_unknown", {"explore", "--strategy", "mainline", "--scenario", "teardown"},
 	 "--scenario 'teardown': expected one of all, exit, exit-per-entry"},
 	{"explore_scenario_of_cost", {"explore", "--strategy", "mainline", "--scenario", "dontneed"},

@@ -2,6 +2,7 @@
 // call could break, a proof that ran out of time.  And a proof word never
 // claims more than its obligations cover.
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -100,6 +101,42 @@ TEST(cli_undecided, check_never_claims_proved_beyond_the_obligations)
 	EXPECT_NE(o.out.find("partly proved: Z3 proved it for the calls and tables listed below"), std::string::npos);
 	EXPECT_NE(o.out.find("not covered: "), std::string::npos) << o.out;
 	EXPECT_NE(o.out.find("cells: "), std::string::npos) << o.out;
+}
+
+// check runs the step/ obligations it is asked for: the cell's coverage
+// then names them, the word stays "partly" (some places of a two-run table
+// only), and with the mprotect caller, which makes PROT_NONE entries the
+// invariant leaves out, the coverage says so.
+TEST(cli_undecided, check_with_a_step_obligation_names_it_and_what_it_leaves_out)
+{
+	const std::vector<std::string> args = {"check", "--strategy", "nocont", "--obligation",
+					       "step/ptep_test_and_clear_young-", "--cases", "100", "--json"};
+	for (bool mprotect : {false, true}) {
+		std::vector<std::string> a = args;
+		if (mprotect)
+			a.push_back("--mprotect");
+		const outcome o = run_ptespec(a);
+		EXPECT_EQ(o.status, 0) << o.show();
+		const auto j = nlohmann::json::parse(o.out);
+		ASSERT_EQ(j.at("proofs").size(), 1u) << o.out;
+		EXPECT_EQ(j.at("proofs").at(0).at("obligation"), "step/ptep_test_and_clear_young-cont16");
+		EXPECT_EQ(j.at("proofs").at(0).at("verdict"), "proved");
+		// The obligation's scope: isolation, no-loss and per-call.
+		for (const auto& c : j.at("results")) {
+			const std::string p = c.at("property").get<std::string>();
+			if (p != "per-call" && p != "no-loss" && p != "isolation") {
+				EXPECT_TRUE(c.at("proof").is_null()) << c.dump();
+				continue;
+			}
+			EXPECT_EQ(c.at("proof"), "partly proved") << c.dump();
+			const std::string covers = c.at("proof_covers").get<std::string>();
+			EXPECT_NE(covers.find("proved for ptep_test_and_clear_young by step/ptep_test_and_clear_young-cont16"),
+				  std::string::npos)
+				<< covers;
+			EXPECT_NE(covers.find("ptep_get_and_clear"), std::string::npos) << covers;
+			EXPECT_EQ(covers.find("PROT_NONE") != std::string::npos, mprotect) << covers;
+		}
+	}
 }
 
 } // namespace
