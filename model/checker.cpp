@@ -822,10 +822,10 @@ void checker::judge_progress(const ended_call& e)
 	if (pte_valid(q_[e.first]))
 		exercise(property::progress);
 	const std::uint64_t v = e.t[e.first];
-	// A write fault (dirty = 1) on a writable value asks for the write; a
-	// read fault asks for access only, whatever dirty state the value
-	// carries from the entry it was read from.
-	const bool want_write = e.c.flags != 0 && pte_write(e.c.pte);
+	// A write fault (dirty = 1, its value made writable and dirty) asks for
+	// the write; a read fault asks for access only, whatever dirty state
+	// the value carries from the entry it was read from.
+	const bool want_write = e.c.flags != 0 && pte_write(e.c.pte) && pte_dirty(e.c.pte);
 	// The walker that must make progress is one that reads this entry
 	// alone and manages no access/dirty state itself -- an SMMU without
 	// HTTU beside CPUs that have it, or every walker under no-hafdbs: it

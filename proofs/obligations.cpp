@@ -526,12 +526,12 @@ sym_perms asked_of(const call& c, std::size_t p, const z3::expr& before, const s
 // grants the access to a walker that reads it alone and manages no
 // access/dirty state itself -- valid, AF set when v is young, and RDONLY
 // clear (DBM alone is no grant to such a walker) when a write fault asks
-// for a write (dirty, v writable): the checker's judge_progress.
+// for a write (dirty, v writable and dirty): the checker's judge_progress.
 z3::expr grants_the_access(const z3::expr& after, const z3::expr& v, bool write_fault)
 {
 	z3::expr ok = pte_valid(after) && z3::implies(pte_young(v), pte_young(after));
 	if (write_fault)
-		ok = ok && z3::implies(pte_write(v), pte_hw_dirty(after));
+		ok = ok && z3::implies(pte_write(v) && pte_dirty(v), pte_hw_dirty(after));
 	return ok;
 }
 
@@ -606,22 +606,30 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 // invariant of reachable tables (proofs/invariant.h: runs well formed, every
 // pending flag visible), for each entry or range of the call's set
 // (step_calls: the run edges and a middle; for a batch, the ranges of
-// batch-or), under the caller's rules for the call (caller_rules), with any
-// number of hardware events in every gap, one call C of the kind satisfies
+// batch-or), under the caller's rules for the call (caller_rules) -- for a
+// call that passes a value, every value its rule allows, as one free word --
+// with any number of hardware events in every gap, one call C of the kind
+// satisfies
 //   (shape)     every run is well formed at C's end           (well-formed)
-//   (ledger)    every flag pending for a mapped page after C is visible to
-//               the reference read of the page                (per-call)
+//   (ledger)    every flag pending for a mapped page after C -- those the
+//               value of C brings included -- is visible to the reference
+//               read of the page                              (per-call)
 //   isolation:  entries outside C's range keep their mapping
-//   permission: at C's end no entry grants a permission it did not grant
-//               before C, nor write in wrprotect_ptes' range (at the end
-//               only: a grant in the middle of C is the sampled checker's)
+//   permission: at C's end no entry grants a permission C did not ask of it
+//               (asked_of: what it granted before; a mapping call's value's;
+//               no write in wrprotect_ptes' range; write added by
+//               set_access_flags only when its value grants it) -- at the
+//               end only: a grant in the middle of C is the sampled checker's
 //   per-call:   C's report includes every flag pending for its range
 //   precise:    C's report maps what its entry mapped, and reports a flag
 //               only if it was pending in that entry's folio or arrived
 //               there during C
-//   no-loss:    every live event is reported by C or still visible
+//   no-loss:    every live event is reported by C or still visible, and so
+//               is every flag C's value brings
 //   batch-or:   a batch clear took valid values out of its whole range and
 //               returned exactly their OR
+//   progress:   after ptep_set_access_flags the entry grants the access to a
+//               walker that reads it alone (grants_the_access)
 // (shape) and (ledger) are the invariant again, so it is inductive over C;
 // the empty table satisfies it.  (folio), a run with CONT mapping pages of
 // one folio, is claimed as precise: a run over two folios shows one
