@@ -554,7 +554,8 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	const solver_frame frame(oracle_solver_);
 	const z3::check_result consistent = assume(world);
 	path_solver paths(oracle_solver_, world.assumptions, o_.repair_models);
-	paths.set_fallback(std::min(o_.quick_solve_ms, o_.timeout_ms), o_.timeout_ms);
+	if (o_.quick_solve_ms < o_.timeout_ms)
+		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms);
 	slicer_ = &paths.slicer();
 	struct forget {	// the slicer ends with the path solver
 		bit_slicer*& p;
