@@ -34,8 +34,8 @@ void proof_flags::define(CLI::App& sub)
 	add_repeatable(
 		sub, "--obligation", [this](const std::string& o) { obligations.push_back(o); },
 		"only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call; "
-		"the step/ obligations (every call from every table of the invariant of reachable tables) run only "
-		"when named, e.g. --obligation step/",
+		"the step/ obligations (each call, at run edges and a middle, from any two-run table satisfying the "
+		"invariant of reachable tables) run only when named, e.g. --obligation step/",
 		"PREFIX");
 }
 
