@@ -107,6 +107,8 @@ int run_check(const check_cli& c)
 				j["proof_covers"] = x.proof_covers;
 			if (x.test.v == verdict::fails)
 				j["reproduce"] = x.test.ce.reproduce;
+			if (!x.agreement.empty())
+				j["agreement"] = x.agreement;
 			j["counterexample"] =
 				x.test.v == verdict::fails ? sampled_counterexample_json(x.test) : nlohmann::json(nullptr);
 			j["refuted_by"] = refuted_by(proved, x);
@@ -194,9 +196,15 @@ int run_check(const check_cli& c)
 				   : r.replay.empty()			       ? ""
 									       : ", replay: " + r.replay);
 	// The shortest sampled counterexample of each failing cell.
+	// With the proofs' re-judgement of its failing call, where one was made.
 	for (std::size_t i = 0; i < cells.size(); i++)
-		if (cells[i].test.v == verdict::fails)
+		if (cells[i].test.v == verdict::fails) {
 			fmt::print("\n[{}] {}", to_string(cells[i].gran), format_counterexample(cells[i].test));
+			if (!cells[i].agreement.empty())
+				fmt::print("{}", wrapped_text("proofs, from the table the failing call began from: " +
+								      cells[i].agreement,
+							      2));
+		}
 
 	fmt::print("\ncells: {} passed, {} failed, {} undecided{}\n", n[0], n[1], n[2],
 		   n[3] ? fmt::format(" ({} n/a)", n[3]) : "");

@@ -35,7 +35,9 @@ void proof_flags::define(CLI::App& sub)
 		sub, "--obligation", [this](const std::string& o) { obligations.push_back(o); },
 		"only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call; "
 		"the step/ obligations (each call, at run edges and a middle, from any two-run table satisfying the "
-		"invariant of reachable tables) run only when named, e.g. --obligation step/",
+		"invariant of reachable tables) and the seq/ ones (every sequence of 2 or 3 calls of every kind, from the "
+		"empty table or from invariant tables, the ledger followed call by call) run only when named, e.g. "
+		"--obligation step/ or --obligation seq/empty-k2",
 		"PREFIX");
 }
 
@@ -54,7 +56,7 @@ void check_obligation_prefixes(const std::vector<std::string>& prefixes, const s
 			any = any || n.starts_with(p);
 		if (!any || p.empty())
 			throw usage_error(fmt::format("--obligation '{}': expected the start of an obligation name, e.g. "
-						      "batch-or, per-call/one-call, exit/run-cont{}, step/ or helpers/",
+						      "batch-or, per-call/one-call, exit/run-cont{}, step/, seq/ or helpers/",
 						      p, geometry::of(grans.front()).cont_ptes));
 	}
 }

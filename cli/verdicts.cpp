@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "model/checker.h"
+#include "proofs/obligations.h"
+#include "properties/runner.h"
 #include "model/errors.h"
 #include "model/machine.h"
 #include "model/observer.h"
@@ -49,6 +51,27 @@ std::string cases_text(const std::vector<granule>& grans, int asked)
 
 std::string short_proof_word(const std::string& proof) { return proof == "partly proved" ? "partly" : proof; }
 
+namespace {
+
+// A sampled failure re-judged by the proofs from the table its failing call
+// began from: a proof that holds there contradicts the checker, and that
+// is ptespec's own bug -- both are printed and the command exits 3.
+std::string agreement_of(strategy& s, granule g, const property_result& tr, const proofs::prove_options& o)
+{
+	const proofs::agreement a = proofs::judge_agreement(s, tr.ce.hist, tr.prop, o);
+	switch (a.v) {
+	case proofs::agreement::verdict::agrees: return "agrees: " + a.why;
+	case proofs::agreement::verdict::undecided: return "undecided: " + a.why;
+	case proofs::agreement::verdict::outside: return "outside: " + a.why;
+	case proofs::agreement::verdict::disagrees: break;
+	}
+	throw internal_error(fmt::format("the proofs and the checker disagree on {} {} at {}: {}\n{}",
+					 s.info().name, to_string(tr.prop), to_string(g), a.why,
+					 format_counterexample(tr)));
+}
+
+} // namespace
+
 verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
 			       const proofs::prove_options& o, int cases, std::uint64_t seed,
 			       const std::function<void(const std::string&)>& progress, const hardware_options& hw,
@@ -78,6 +101,8 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 				cell c = judge_cell(run_property(*s, p, ro), g,
 						    provable ? proofs::proof_word(t.proofs, *s, g, p, mprotect) : "");
 				c.sampled_only = !provable;
+				if (provable && c.test.v == verdict::fails && !c.test.ce.breach)
+					c.agreement = agreement_of(*s, g, c.test, o);
 				if (c.proof == "partly proved")
 					c.proof_covers = proofs::proof_coverage(t.proofs, *s, g, p, mprotect);
 				t.counts[static_cast<int>(c.out)]++;

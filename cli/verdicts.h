@@ -37,6 +37,10 @@ struct cell {
 	std::string proof;	// "", "proved", "partly proved", "refuted", "unknown"
 	std::string proof_covers;	// for "partly proved": what the proofs covered
 	bool sampled_only = false;	// the strategy cannot run on symbolic words: no proof attempted
+	// For a sampled failure that was proved: the proofs' agreement with it
+	// (proofs::judge_agreement): "agrees", "undecided: ...", "outside: ..."
+	// ("" when not judged; a disagreement never reaches a cell: exit 3).
+	std::string agreement;
 	outcome out = outcome::passed;
 	std::string word;	// "holds+partly", "fails+refuted", ...
 };

@@ -113,4 +113,12 @@ inline bool answers_young(call_kind k)
 	       k == call_kind::test_and_clear_young_ptes || k == call_kind::clear_flush_young_ptes;
 }
 
+// The calls that pass a value of their own in call.pte: set_ptes' pte,
+// the mprotect commit's, ptep_set_access_flags' entry.
+inline bool passes_value(call_kind k)
+{
+	return k == call_kind::set_ptes || k == call_kind::modify_prot_commit_ptes ||
+	       k == call_kind::ptep_set_access_flags;
+}
+
 } // namespace ptespec

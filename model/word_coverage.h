@@ -127,8 +127,7 @@ public:
 	word_coverage_observer(word_coverage& w, const geometry& g) : w_(w), g_(g) {}
 	void on_call_begin(const call& c, const table_t&) override
 	{
-		if (c.kind == call_kind::set_ptes || c.kind == call_kind::modify_prot_commit_ptes ||
-		    c.kind == call_kind::ptep_set_access_flags)
+		if (passes_value(c.kind))
 			w_.record(c.pte, c.index, g_);
 	}
 	void on_primitive(const primitive_step& p, const table_t&) override

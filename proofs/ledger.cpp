@@ -127,7 +127,7 @@ sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begi
 call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
 			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
 			const sym_flags& rf, const std::vector<sym_event>& events, const same_folio_fn& same_folio,
-			const std::optional<z3::expr>& value)
+			const std::optional<z3::expr>& value, const std::vector<sym_flags>* optional)
 {
 	z3::context& ctx = q.front().ctx();
 	const call_semantics sem = semantics_of(c);
@@ -135,7 +135,7 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 	const z3::expr F = ctx.bool_val(false);
 	const z3::expr T = ctx.bool_val(true);
 
-	call_ledger out{{}, T, T};
+	call_ledger out{{}, {}, T, T};
 
 	// per-call: every page of the range valid at begin reports its pending
 	// flags (a young call: its pending young).
@@ -204,6 +204,7 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 	auto cont_meets = [&](std::size_t run) { return meets[run]; };
 
 	out.pending_after.assign(n, no_flags(ctx));
+	out.optional_after.assign(n, no_flags(ctx));
 	for (std::size_t p = 0; p < n; p++) {
 		const bool r = in_range(c, p);
 		const z3::expr keep = (sem.unmaps || sem.maps) && r ? F : T;
@@ -211,6 +212,7 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 		const std::size_t run = geo.run_of(p);
 		const z3::expr cm = cont_meets(run);
 		z3::expr nf[2] = {F, F};
+		z3::expr of[2] = {F, F};
 		for (unsigned flag : {1u, 2u}) {
 			// A page the call's consumption widened to is reached like
 			// one of its range: an event the call reported is not owed
@@ -224,8 +226,19 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 						 land(own_ev[p].of(flag), lnot(land(reported_own, reached))));
 			const z3::expr owed = consumes ? land(pending[p].of(flag), lnot(consumed_at[p])) : pending[p].of(flag);
 			nf[flag - 1] = lor(land(keep, owed), land(vend, add));
+			// Optional afterwards: what was optional and neither cleared
+			// in the range nor rewritten there; a required flag the
+			// widened consumption took off this page; an event of the
+			// call ordered before it (discharged) where the call reached.
+			const z3::expr was_optional = optional ? (*optional)[p].of(flag) : F;
+			const z3::expr kept = r ? (consumes ? F : keep) : T;
+			const z3::expr discharged = lor(land(cont_ev[run].of(flag), land(reported_cont, reached)),
+							land(own_ev[p].of(flag), land(reported_own, reached)));
+			of[flag - 1] = lor(land(kept, was_optional),
+					   lor(land(widened, pending[p].of(flag)), land(vend, discharged)));
 		}
 		out.pending_after[p] = {nf[0], nf[1]};
+		out.optional_after[p] = {of[0], of[1]};
 	}
 
 	// The flags the call brings itself (checker::add_call_set_flags): a
@@ -252,6 +265,31 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 	}
 	for (std::size_t p = 0; p < n; p++)
 		out.pending_after[p] = out.pending_after[p] | brought[p];
+
+	// A run the call folded: every page owes, and may report, what any
+	// page of the run did (the checker's fold_runs, after the settlement).
+	if (same_folio)
+		for (std::size_t first = 0; first + geo.cont_ptes <= n; first += geo.cont_ptes) {
+			auto folded = [&](const std::vector<z3::expr>& tab) {
+				z3::expr all = T;
+				for (std::size_t k = first; k < first + geo.cont_ptes; k++)
+					all = land(all, land(of_word(tab[k], [](const auto& w) { return pte_valid_cont(w); }),
+							     same_folio(tab[first], tab[k])));
+				return all;
+			};
+			const z3::expr now = land(folded(t), lnot(folded(q)));
+			if (now.is_false())
+				continue;
+			sym_flags req = no_flags(ctx), opt = no_flags(ctx);
+			for (std::size_t k = first; k < first + geo.cont_ptes; k++) {
+				req = req | out.pending_after[k];
+				opt = opt | out.optional_after[k];
+			}
+			for (std::size_t k = first; k < first + geo.cont_ptes; k++) {
+				out.pending_after[k] = out.pending_after[k] | sym_flags{land(now, req.y), land(now, req.d)};
+				out.optional_after[k] = out.optional_after[k] | sym_flags{land(now, opt.y), land(now, opt.d)};
+			}
+		}
 
 	// no-loss.  Live events at begin: the pending flags, for the pages
 	// valid then.  A live flag is handed off by a report of it; otherwise

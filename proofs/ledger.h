@@ -47,6 +47,11 @@ sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begi
 // The checker's bookkeeping at the end of one call, for one folio.
 struct call_ledger {
 	std::vector<sym_flags> pending_after;	// per page: required flags afterwards
+	// Per page: optional flags afterwards -- reportable, owed by nobody
+	// (the checker's event_ledger): an event the call discharged that may
+	// still sit in an entry it reached, a flag a widened consumption took
+	// off a page it did not clear.
+	std::vector<sym_flags> optional_after;
 	z3::expr per_call;	// the report includes what was pending at call begin
 	z3::expr no_loss;	// every live event is reported or still visible
 };
@@ -61,9 +66,14 @@ using same_folio_fn = std::function<z3::expr(const z3::expr&, const z3::expr&)>;
 // dirty clears); without it no page outside the range counts as reached.
 // value: the word the call passes (set_ptes, the mprotect commit,
 // ptep_set_access_flags), whose young and dirty the call brings itself.
+// optional: the optional flags per page at begin (none when not given).
+// A run the call folds (every entry valid, CONT and of one folio at its
+// end, not at its begin) makes each page's required and optional flags the
+// whole run's, as the checker's fold.
 call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3::expr>& q,
 			const std::vector<z3::expr>& t, const std::vector<sym_flags>& pending,
 			const sym_flags& rf, const std::vector<sym_event>& events,
-			const same_folio_fn& same_folio = {}, const std::optional<z3::expr>& value = std::nullopt);
+			const same_folio_fn& same_folio = {}, const std::optional<z3::expr>& value = std::nullopt,
+			const std::vector<sym_flags>* optional = nullptr);
 
 } // namespace ptespec::proofs

@@ -29,14 +29,18 @@ void add_step_families(std::vector<obligation_family>& table)
 		// permission is claimed at the call's end only (prove_step): a
 		// refutation is sound, but it covers no grant in the middle of a
 		// call, so the scope does not list it.
+		// precise is claimed of a returned entry but, as permission, not
+		// listed: the invariant reads the pending flags off the table
+		// (every flag a table shows counts as pending), which is the
+		// strongest ledger for per-call and no-loss -- a report must
+		// include more -- but the weakest for precise: a flag a call
+		// consumed and left in an entry (a young clear that does not
+		// reach the whole run) counts as pending again, so a report of
+		// it passes.  The seq/ obligations follow the ledger call by call
+		// and do speak for precise.
 		sc.properties = {property::isolation, property::no_loss};
-		if (sem.reports) {
+		if (sem.reports)
 			sc.properties.push_back(property::per_call);
-			// precise is claimed of a returned entry only: a young
-			// call's answer is not judged for it here.
-			if (!answers_young(k))
-				sc.properties.push_back(property::precise);
-		}
 		if (sem.batch)
 			sc.properties.push_back(property::batch_or);
 		// progress is judged at the call's end, where step/ claims it.
@@ -48,7 +52,7 @@ void add_step_families(std::vector<obligation_family>& table)
 					takes_nr(k) ? "over the ranges that start and end at a run edge, next to it or "
 						      "inside (every range with --every-range at CONT_PTES 16 and 32)"
 						    : "at each run edge, its neighbours and a middle");
-		if (k == set_ptes || k == ptep_set_access_flags || k == modify_prot_commit_ptes)
+		if (passes_value(k))
 			sc.tables += ", with every value the caller's rule lets it pass";
 		sc.from_invariant = true;
 		table.push_back({.prefix = fmt::format("step/{}-", to_string(k)),
@@ -57,6 +61,34 @@ void add_step_families(std::vector<obligation_family>& table)
 				 .prove = [k](obligation_run& run) { prove_step(run, k); },
 				 .scope = sc});
 	}
+}
+
+// The seq/ families: every sequence of k calls, from the empty table and
+// from every invariant table, one family per property over one shared run
+// (so a refutation of one property leaves the others to their own
+// verdicts); bounded, so never `proved` for a cell.  permission is claimed
+// at each call's end but, as in step/, no family speaks for it.
+void add_seq_families(std::vector<obligation_family>& table)
+{
+	for (std::size_t k : {std::size_t{2}, std::size_t{3}})
+		for (bool from_empty : {true, false})
+			for (property p : {property::isolation, property::no_loss, property::per_call, property::precise,
+					   property::batch_or, property::progress, property::well_formed}) {
+				const std::string run = fmt::format("seq/{}-k{}", from_empty ? "empty" : "inv", k);
+				obligation_scope sc;
+				sc.properties = {p};
+				for (std::size_t n = 0; n < nr_call_kinds; n++)
+					sc.calls.push_back(static_cast<call_kind>(n));
+				sc.tables = fmt::format(
+					"every sequence of {} calls, each kind once on the first of two runs (a batch over "
+					"the run, a one-entry call on its second entry), under the caller's rules, from {}",
+					k, from_empty ? "the empty table" : "every table satisfying the invariant");
+				table.push_back({.prefix = fmt::format("{}/{}-", run, to_string(p)),
+						 .shares_run = run,
+						 .opt_in = true,
+						 .prove = [k, from_empty](obligation_run& r) { prove_seq(r, k, from_empty); },
+						 .scope = sc});
+			}
 }
 
 } // namespace
@@ -113,7 +145,7 @@ const std::vector<obligation_family>& obligation_table()
 			   "the whole full teardown, in one batch, of one folded run of one folio",
 			   false}},
 	};
-	static const bool stepped = (add_step_families(table), true);
+	static const bool stepped = (add_step_families(table), add_seq_families(table), true);
 	(void)stepped;
 	return table;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "mm/callers.h"
+#include "model/checker.h"
 #include "model/pte.h"
 #include "proofs/invariant.h"
 #include "proofs/ledger.h"
@@ -456,20 +457,33 @@ z3::expr same_folio(const std::vector<folio_extent>& folios, const geometry& geo
 	return same || (!in_any && pa == pb);
 }
 
+// The checker's ledger at a call boundary, per page: the flags a report
+// must include (pending) and those it may include besides (optional).
+struct ledger_state {
+	std::vector<sym_flags> pending, optional;
+};
+
+// The ledger the invariant reads off table t: every flag the reference read
+// shows is pending, nothing optional.
+ledger_state read_off(const std::vector<z3::expr>& t, const geometry& geo)
+{
+	return {ref_flags(t, geo), std::vector<sym_flags>(t.size(), no_flags(t.front().ctx()))};
+}
+
 // precise for a call that returns an entry: the value maps what the entry
 // mapped (a non-present one reads back exactly), and each flag it reports
 // of a present entry was pending on a page of that entry's folio, or came
 // from an event of this call in that folio.
-z3::expr precise_report(const sym_step& st, const sym_world& w)
+z3::expr precise_report(const sym_step& st, const sym_world& w, const ledger_state& at_begin)
 {
 	const auto& q = st.before;
 	const z3::expr& first = q[st.c.index];
 	const z3::expr& got = *st.result.pte;
-	const std::vector<sym_flags> pending = ref_flags(q, w.geo);
 	sym_flags allowed = no_flags(first.ctx());
 	for (std::size_t p = 0; p < q.size(); p++) {
 		const z3::expr here = pte_valid(q[p]) && same_folio(w.folios, w.geo, first, q[p]);
-		allowed = allowed | sym_flags{here && pending[p].y, here && pending[p].d};
+		const sym_flags may = at_begin.pending[p] | at_begin.optional[p];
+		allowed = allowed | sym_flags{here && may.y, here && may.d};
 	}
 	for (const sym_event& e : st.events) {
 		const z3::expr here = e.fired && same_folio(w.folios, w.geo, first, q[e.entry]);
@@ -535,8 +549,12 @@ z3::expr grants_the_access(const z3::expr& after, const z3::expr& v, bool write_
 	return ok;
 }
 
-// What one call of a step/ obligation must satisfy (prove_step's comment).
-void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& claims)
+// What one call of a step/ or seq/ obligation must satisfy (prove_step's
+// comment), given the ledger at its begin; `invariant` adds the parts of
+// the invariant no property judges (step/ only: they are what makes its
+// tables every reachable one).  Returns the ledger at the call's end.
+ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_state& at_begin, bool invariant,
+			 std::vector<claim>& claims)
 {
 	const geometry& geo = w.geo;
 	const call& c = st.c;
@@ -552,7 +570,7 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 		if (!inside(p))
 			same = same && z3::ite(pte_valid(q[p]), pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
 	claims.push_back({property::isolation, same, {}});
-	const std::optional<z3::expr> value = w.arguments.empty() ? std::nullopt : w.arguments.front();
+	const std::optional<z3::expr> value = w.argument(st.ordinal);
 	z3::expr granted = ctx.bool_val(true);
 	for (std::size_t p = 0; p < t.size(); p++)
 		granted = granted && grants_within(t[p], asked_of(c, p, q[p], value));
@@ -562,13 +580,14 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 
 	const sym_flags rf = reported_flags(st.result, q[c.index]);
 	const call_ledger led = settle_call(
-		c, geo, q, t, ref_flags(q, geo), rf, st.events,
-		[&w](const z3::expr& a, const z3::expr& b) { return same_folio(w.folios, w.geo, a, b); }, value);
+		c, geo, q, t, at_begin.pending, rf, st.events,
+		[&w](const z3::expr& a, const z3::expr& b) { return same_folio(w.folios, w.geo, a, b); }, value,
+		&at_begin.optional);
 	claims.push_back({property::no_loss, led.no_loss, {}});
 	if (sem.reports)
 		claims.push_back({property::per_call, led.per_call, {}});
 	if (sem.reports && st.result.pte)
-		claims.push_back({property::precise, precise_report(st, w), {}});
+		claims.push_back({property::precise, precise_report(st, w, at_begin), {}});
 	if (sem.batch) {
 		z3::expr took = ctx.bool_val(true);
 		sym_flags acc = no_flags(ctx);
@@ -585,9 +604,11 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 	std::vector<call> reads;
 	for (std::size_t first = 0; first < t.size(); first += geo.cont_ptes) {
 		claims.push_back({property::well_formed, run_well_formed(t, geo, first), {}});
-		claims.push_back({property::well_formed, run_whole(t, geo, first), {}, true});
-		claims.push_back({property::well_formed, run_without_prot_none(t, geo, first), {}, true});
-		claims.push_back({property::well_formed, run_writable_by_dbm(t, geo, first), {}, true});
+		if (invariant) {
+			claims.push_back({property::well_formed, run_whole(t, geo, first), {}, true});
+			claims.push_back({property::well_formed, run_without_prot_none(t, geo, first), {}, true});
+			claims.push_back({property::well_formed, run_writable_by_dbm(t, geo, first), {}, true});
+		}
 		reads.clear();
 		for (std::size_t p = first; p < first + geo.cont_ptes && p < t.size(); p++)
 			reads.push_back(call{call_kind::ptep_get, p});
@@ -598,6 +619,7 @@ void step_claims(const sym_step& st, const sym_world& w, std::vector<claim>& cla
 		claims.push_back({property::per_call,
 				  z3::implies(pte_valid(t[p]), subset(led.pending_after[p], visible[p])),
 				  {call{call_kind::ptep_get, p}}});
+	return {led.pending_after, led.optional_after};
 }
 
 } // namespace
@@ -649,19 +671,18 @@ void prove_step(obligation_run& run, call_kind kind)
 	prove_options o = run.o;
 	o.run_seconds = std::max(o.run_seconds, o.step_case_seconds * static_cast<double>(calls.size()));
 	case_batch batch(ctx, s, o, {{{}, &r}, {{}, &whole, true}}, 0);
-	// The calls that pass a value pass a free word, under the caller's
-	// rule for it: every value core-mm may pass at once.
-	const bool takes_value = kind == call_kind::set_ptes || kind == call_kind::ptep_set_access_flags ||
-				 kind == call_kind::modify_prot_commit_ptes;
 	for (const call& cl : calls) {
 		sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));
-		if (takes_value)
+		// A call that passes a value passes a free word, under the
+		// caller's rule for it: every value core-mm may pass at once.
+		if (passes_value(kind))
 			w.arguments.push_back(ctx.bv_const("value", 64));
-		w.assumptions.push_back(
-			caller_rules(cl, w.initial, w.folios, geo, w.arguments.empty() ? std::nullopt : w.arguments.front()));
+		w.assumptions.push_back(caller_rules(cl, w.initial, w.folios, geo, w.argument(0)));
 		scenario sc;
 		sc.calls = {cl};
-		sc.observe = [&w](const sym_step& st, std::vector<claim>& claims) { step_claims(st, w, claims); };
+		sc.observe = [&w](const sym_step& st, std::vector<claim>& claims) {
+			call_claims(st, w, read_off(st.before, w.geo), true, claims);
+		};
 		if (!batch.add(w, sc))
 			break;
 	}
@@ -679,6 +700,255 @@ void prove_step(obligation_run& run, call_kind kind)
 					whole.ce && !whole.ce->calls.empty() ? describe(whole.ce->calls.back()) : to_string(kind));
 	}
 	r.seconds = clock.seconds();
+}
+
+namespace {
+
+// The calls a seq/ sequence is made of, in a table of two runs of c: each
+// kind once, on the first run -- a batch over the whole run, a one-entry
+// call on its second entry (so the calls of a sequence meet: a clear of
+// an entry the mapping folded, a fault on it, a fold after it) -- plus
+// set_ptes of that one entry (a page, or a swap entry or marker:
+// clear_non_present_ptes needs one), clear_non_present_ptes of it, and
+// both faults of ptep_set_access_flags.  Mapping calls first: from the
+// empty table nothing else has anything to do.
+std::vector<call> seq_menu(std::size_t c)
+{
+	using enum call_kind;
+	std::vector<call> out = {call{set_ptes, 0, c, false, 0, 0}, call{set_ptes, 1, 1, false, 0, 0},
+				 call{modify_prot_commit_ptes, 0, c, false, 0, 0}};
+	for (call_kind k : {ptep_get, ptep_get_lockless, ptep_get_and_clear, ptep_get_and_clear_full,
+			    get_and_clear_full_ptes, clear_full_ptes, ptep_test_and_clear_young, ptep_clear_flush_young,
+			    test_and_clear_young_ptes, clear_flush_young_ptes, clear_young_dirty_ptes, wrprotect_ptes,
+			    modify_prot_start_ptes, contpte_try_fold, contpte_try_unfold}) {
+		const bool full = k == ptep_get_and_clear_full || k == get_and_clear_full_ptes || k == clear_full_ptes;
+		const unsigned flags = k == clear_young_dirty_ptes ? CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY : 0u;
+		if (takes_nr(k))
+			out.push_back(call{k, 0, c, full, 0, flags});
+		else
+			out.push_back(call{k, 1, 1, full, 0, flags});
+	}
+	out.push_back(call{clear_non_present_ptes, 1, 1, false, 0, 0});
+	out.push_back(call{ptep_set_access_flags, 1, 1, false, 0, 0});
+	out.push_back(call{ptep_set_access_flags, 1, 1, false, 0, 1});
+	return out;
+}
+
+// Every sequence of k calls of `menu`, in order (the first call varying
+// slowest).
+std::vector<std::vector<call>> sequences_of(const std::vector<call>& menu, std::size_t k)
+{
+	std::vector<std::vector<call>> out{{}};
+	for (std::size_t n = 0; n < k; n++) {
+		std::vector<std::vector<call>> longer;
+		for (const std::vector<call>& seq : out)
+			for (const call& c : menu) {
+				longer.push_back(seq);
+				longer.back().push_back(c);
+			}
+		out = std::move(longer);
+	}
+	return out;
+}
+
+} // namespace
+
+// seq/<start>-k<K>/<property>-cont<N>: every sequence of K calls of seq_menu's (each
+// call kind the strategy implements, on the first of two runs), from the
+// empty table (`from_empty`) or from every table of two runs satisfying
+// the invariant of reachable tables, each call under the caller's rules
+// for it over the table the calls before it left (a sequence that no path
+// can continue under them ends there, unreachable) -- a value a call
+// passes a free word under its rule -- with any number of hardware events
+// in every gap: each call satisfies what a step/ call does (prove_step's
+// comment: isolation, permission, progress, no-loss, per-call, precise,
+// batch-or, every run well formed, every pending flag visible), but with
+// the checker's pending flags followed call by call through the ledger
+// (settle_call) instead of read off the table by the invariant.  From the
+// empty table nothing is assumed at all, so this cross-checks the
+// invariant and the one-call obligations: a sequence the step/ obligations
+// cover cannot fail here unless one of them is wrong.
+void prove_seq(obligation_run& run, std::size_t k, bool from_empty)
+{
+	stopwatch clock;
+	strategy& s = run.s;
+	const geometry geo = geometry::of(run.g);
+	const std::size_t c = geo.cont_ptes;
+	// A goal per family of the run, each the one property its scope names.
+	std::vector<case_batch::goal> goals;
+	for (std::size_t n = 0; n < run.families.size(); n++)
+		goals.push_back({{run.families[n]->scope.properties.front()}, &run.results[n]});
+	z3::context& ctx = shared_context();
+	std::vector<call> menu;
+	const auto& only = run.o.seq_kinds;
+	for (const call& cl : seq_menu(c))
+		if (s.implements(cl.kind) && (only.empty() || std::find(only.begin(), only.end(), cl.kind) != only.end()))
+			menu.push_back(cl);
+	const std::vector<std::vector<call>> seqs = sequences_of(menu, k);
+	prove_options o = run.o;
+	o.run_seconds = std::max(o.run_seconds, o.step_case_seconds * static_cast<double>(seqs.size()));
+	case_batch batch(ctx, s, o, goals, 0);
+	std::size_t ran = 0;
+	for (const std::vector<call>& seq : seqs) {
+		sym_world w;
+		if (from_empty) {
+			w.geo = geo;
+			w.folios = folio_layout(c);
+			w.initial.assign(2 * c, ctx.bv_val(0, 64));
+		} else {
+			w = invariant_table(ctx, run.g, 2, folio_layout(c));
+		}
+		for (std::size_t n = 0; n < seq.size(); n++)
+			w.arguments.push_back(passes_value(seq[n].kind)
+						      ? std::optional<z3::expr>(ctx.bv_const(fmt::format("value.{}", n).c_str(), 64))
+						      : std::nullopt);
+		// The ledger: nothing in the empty table; under the invariant,
+		// what the table shows, all of it pending.
+		ledger_state ledger = read_off(w.initial, geo);
+		scenario sc;
+		sc.calls = seq;
+		sc.requires_ = [&](std::size_t n, const std::vector<z3::expr>& table) -> std::optional<z3::expr> {
+			return caller_rules(seq[n], table, w.folios, geo, w.argument(n));
+		};
+		sc.observe = [&](const sym_step& st, std::vector<claim>& claims) {
+			ledger = call_claims(st, w, ledger, false, claims);
+		};
+		ran++;
+		if (!batch.add(w, sc))
+			break;
+	}
+	batch.check();
+	const double seconds = clock.seconds();
+	for (proof_result& r : run.results) {
+		r.detail += fmt::format(
+			"{} of {} sequences of {} calls (a menu of {}, on the first of two runs) from {}, {} of them ended "
+			"unreachable (a call's caller rule admits no table the calls before it leave); any number of hw "
+			"events per gap",
+			ran, seqs.size(), k, menu.size(),
+			from_empty ? "the empty table" : "every table of two runs satisfying the invariant",
+			batch.unreachable());
+		if (run.results.size() > 1)
+			r.detail += fmt::format("; paths run once for the {} properties, time shared", run.results.size());
+		r.seconds = seconds;
+	}
+}
+
+namespace {
+
+// The invariant of reachable tables over a concrete table: which part
+// fails, or "" when it holds.
+std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry& geo,
+			     const std::vector<folio_extent>& folios)
+{
+	std::vector<z3::expr> w;
+	for (std::uint64_t v : t)
+		w.push_back(ctx.bv_val(v, 64));
+	auto holds = [](const z3::expr& e) { return e.simplify().is_true(); };
+	for (std::size_t first = 0; first + geo.cont_ptes <= t.size(); first += geo.cont_ptes) {
+		if (!holds(run_well_formed(w, geo, first)))
+			return fmt::format("the run at #{} is not well formed", first);
+		if (!holds(run_whole(w, geo, first)))
+			return fmt::format("the run at #{} is folded with an entry cleared", first);
+		if (!holds(run_in_one_folio(w, geo, first, folios)))
+			return fmt::format("the run at #{} is folded over two folios", first);
+		if (!holds(run_without_prot_none(w, geo, first)))
+			return fmt::format("the run at #{} holds a PROT_NONE entry", first);
+		if (!holds(run_writable_by_dbm(w, geo, first)))
+			return fmt::format("the run at #{} holds an entry writable without DBM", first);
+	}
+	return "";
+}
+
+} // namespace
+
+agreement judge_agreement(strategy& s, const history& h, property p, const prove_options& o)
+{
+	using enum agreement::verdict;
+	if (p != property::per_call && p != property::no_loss && p != property::batch_or && p != property::progress)
+		return {outside, fmt::format("{} is judged during a call or on later calls, not by one call's claims",
+					     to_string(p))};
+	if (!h.hw.is_default())
+		return {outside, "the proofs model the default hardware only"};
+	// Replay into the checker, keeping each open call's table and the
+	// pending flags at its begin, until a call's end shows p violated.
+	checker chk(h.geo, h.folios, h.initial, h.hw);
+	struct open_call {
+		call c;
+		table_t before;
+		std::vector<unsigned> pending;
+	};
+	std::vector<open_call> open;
+	std::optional<open_call> failing;
+	table_t t = h.initial;
+	for (const step& st : h.steps) {
+		if (const auto* b = std::get_if<call_begin_step>(&st)) {
+			std::vector<unsigned> pending;
+			for (std::size_t q = 0; q < t.size(); q++)
+				pending.push_back(chk.pending(q));
+			open.push_back({b->c, t, std::move(pending)});
+		}
+		apply_step(t, st);
+		if (const auto* b = std::get_if<call_begin_step>(&st))
+			chk.on_call_begin(b->c, t);
+		else if (const auto* pr = std::get_if<primitive_step>(&st))
+			chk.on_primitive(*pr, t);
+		else if (const auto* hw = std::get_if<hw_event>(&st))
+			chk.on_hw_event(*hw, t);
+		else if (const auto* f = std::get_if<fault_step>(&st))
+			chk.on_fault(*f, t);
+		else if (const auto* e = std::get_if<call_end_step>(&st)) {
+			chk.on_call_end(e->c, e->r, t);
+			auto it = std::find_if(open.rbegin(), open.rend(), [&](const open_call& oc) {
+				return oc.c.kind == e->c.kind && oc.c.index == e->c.index && oc.c.nr == e->c.nr;
+			});
+			if (it == open.rend())
+				return {outside, "the history ends a call it never began"};
+			open_call ended = *it;
+			open.erase(std::next(it).base());
+			if (chk.failed(p)) {
+				failing = std::move(ended);
+				break;
+			}
+		}
+		if (chk.failed(p))
+			return {outside, fmt::format("{} failed between call ends", to_string(p))};
+	}
+	if (!failing)
+		return {outside, fmt::format("replayed, the history shows no violation of {} at a call's end", to_string(p))};
+	const geometry& geo = h.geo;
+	const call& c = failing->c;
+	z3::context& ctx = shared_context();
+	if (const std::string why = invariant_broken(ctx, failing->before, geo, h.folios); !why.empty())
+		return {outside, fmt::format("before {}, {}: outside the invariant of reachable tables", describe(c), why)};
+	for (std::size_t q = 0; q < failing->before.size(); q++)
+		if (pte_valid(failing->before[q]) && (failing->pending[q] & ~ref_flags(failing->before, geo, q)))
+			return {outside, fmt::format("before {}, #{} owed {} that no read of it shows", describe(c), q,
+						     flag_name(failing->pending[q] & ~ref_flags(failing->before, geo, q)))};
+	sym_world w;
+	w.geo = geo;
+	w.folios = h.folios;
+	for (std::uint64_t v : failing->before)
+		w.initial.push_back(ctx.bv_val(v, 64));
+	if (passes_value(c.kind))
+		w.arguments.push_back(ctx.bv_val(c.pte, 64));
+	proof_result r;
+	scenario sc;
+	sc.calls = {c};
+	sc.observe = [&w](const sym_step& st, std::vector<claim>& claims) {
+		call_claims(st, w, read_off(st.before, w.geo), false, claims);
+	};
+	case_batch batch(ctx, s, o, {{{p}, &r}}, 0);
+	batch.add(w, sc);
+	const proof_verdict v = batch.check();
+	const violation* seen = chk.first(p);
+	if (v == proof_verdict::proved)
+		return {disagrees,
+			fmt::format("the checker finds {} violated at {} ({}), but its one-call claims, from the same table "
+				    "with any hardware events, are proved ({})",
+				    to_string(p), describe(c), seen ? seen->message : "", r.detail)};
+	if (v == proof_verdict::unknown)
+		return {undecided, r.detail};
+	return {agrees, fmt::format("the one-call claims of {} are refuted at {} too", to_string(p), describe(c))};
 }
 
 void replay_result(strategy& s, proof_result& r)

@@ -9,6 +9,8 @@
 
 #include "impl/strategy.h"
 #include "model/geometry.h"
+#include "model/history.h"
+#include "model/property.h"
 #include "proofs/obligation_table.h"
 #include "proofs/prover.h"
 
@@ -28,6 +30,35 @@ void prove_one_call(obligation_run& run);
 void prove_exit(obligation_run& run, bool batched);
 // step/<call>-cont<N>: one call of kind k from every invariant table.
 void prove_step(obligation_run& run, call_kind k);
+// seq/<start>-k<K>/<property>-cont<N>: every sequence of k calls of every kind, from
+// the empty table or from every invariant table, the ledger followed.
+void prove_seq(obligation_run& run, std::size_t k, bool from_empty);
+
+// A sampled failure told against the one-call claims (item of the rule: a
+// verdict of the proofs never contradicts a failure the checker found).
+// The failing call of history h -- the first whose end shows p violated,
+// replayed through the checker -- is run on the symbolic machine from the
+// very table it began from, with the values it passed and any hardware
+// events, and p's claims for it are asked (call_claims, the ledger read
+// off the table).  Where that table satisfies the invariant of reachable
+// tables and every flag the checker held pending there is visible -- the
+// claims are then at least as strong as the checker's judgement of p --
+// the proof must refute it:
+//   agrees     the proof refutes the call
+//   undecided  the proof could not decide (`why`)
+//   disagrees  the proof holds for it: prover and checker disagree, a
+//              ptespec bug; `why` says both
+//   outside    the claims do not speak for the case (`why` says which
+//              condition fails): p is judged mid-call or on later calls
+//              (isolation, well-formed, precise, lockless, permission),
+//              the table is outside the invariant, a pending flag is not
+//              visible, or the hardware is not the default
+struct agreement {
+	enum class verdict { agrees, disagrees, undecided, outside };
+	verdict v = verdict::outside;
+	std::string why;
+};
+agreement judge_agreement(strategy& s, const history& h, property p, const prove_options& o);
 
 // Proves one, timed as a whole, each refutation replayed on the concrete
 // machine.

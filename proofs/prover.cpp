@@ -258,8 +258,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		symbolic_machine m(ctx, w.geo, table, oracle);
 		m.set_folios(w.folios);
 		m.set_call_ordinal(ordinal);
-		if (ordinal < w.arguments.size())
-			m.set_argument(w.arguments[ordinal]);
+		m.set_argument(w.argument(ordinal));
 		std::optional<sym_call_result> res;
 		std::size_t gaps = 0;
 		try {
@@ -451,9 +450,9 @@ counterexample extract(const z3::model& mdl, const sym_world& world, const scena
 				     truth[2 * k + 1] ? hw_kind::write : hw_kind::access});
 	}
 	ce.calls = sc.calls;
-	for (std::size_t k = 0; k < ce.calls.size() && k < world.arguments.size(); k++)
-		if (world.arguments[k])
-			ce.calls[k].pte = ground_value(mdl.eval(*world.arguments[k], true));
+	for (std::size_t k = 0; k < ce.calls.size(); k++)
+		if (const std::optional<z3::expr> v = world.argument(k))
+			ce.calls[k].pte = ground_value(mdl.eval(*v, true));
 	// The first claim the model falsifies names the property to replay.
 	const std::vector<bool> held = claims_hold(mdl, claims);
 	for (std::size_t k = 0; k < claims.size(); k++) {
@@ -592,6 +591,17 @@ std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& wo
 	std::vector<bool> carried;	// none before the first call
 	auto next_check = o_.early_checks.begin();
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
+		if (const std::optional<z3::expr> rule = sc.requires_ ? sc.requires_(k, table) : std::nullopt) {
+			if (!paths.assume(*rule)) {
+				unreachable_++;
+				// The calls before this one ran on reachable tables:
+				// their claims are asked.
+				if (!pc.claims.empty())
+					return check_so_far(pc);
+				return true;
+			}
+			pc.world.assumptions.push_back(*rule);
+		}
 		sym_step st;
 		try {
 			st = run_charged(paths, world, table, sc.calls[k], k, carried);

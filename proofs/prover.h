@@ -63,6 +63,11 @@ struct sym_world {
 	// ptep_set_access_flags' entry, the mprotect commit's pte); a
 	// counterexample reads its value off the model.
 	std::vector<std::optional<z3::expr>> arguments;
+	// Call k's symbolic value, if it has one.
+	std::optional<z3::expr> argument(std::size_t k) const
+	{
+		return k < arguments.size() ? arguments[k] : std::nullopt;
+	}
 };
 
 // The paths of one part of a call (prover.cpp, run_call): each path's
@@ -99,6 +104,13 @@ struct sym_step {
 struct scenario {
 	std::vector<call> calls;
 	std::function<void(const sym_step&, std::vector<claim>&)> observe;
+	// What is assumed of the table before call `ordinal` (the caller's
+	// rules for it), stated over that table -- for a later call, the terms
+	// the earlier calls left.  None: nothing beyond the world's
+	// assumptions.  A sequence no path can continue under it is
+	// unreachable: it ends there, its earlier calls' claims still asked
+	// (case_batch::unreachable counts such cases).
+	std::function<std::optional<z3::expr>(std::size_t ordinal, const std::vector<z3::expr>& table)> requires_;
 };
 
 // A hardware event of a counterexample: before the gap-th primitive of the
@@ -164,6 +176,9 @@ struct prove_options {
 	// `first`): what the benchmark times per range, and what a test asks
 	// when one place shows what it tests.
 	std::size_t range_first = 0, range_nr = 0;
+	// seq/ over the calls of these kinds only (empty: every kind the
+	// strategy has): what a test asks when a few calls show what it tests.
+	std::vector<call_kind> seq_kinds;
 	// Seconds an obligation may spend running the strategy on paths before
 	// it gives up with `unknown` (solver time is bounded by timeout_ms):
 	// enough for the largest one-call obligations at CONT_PTES 128, whose
@@ -262,6 +277,9 @@ public:
 	// Checks what is left; sets each goal's verdict over every case added
 	// and returns the first's.
 	proof_verdict check();
+	// Cases that ended at a call no table their earlier calls can leave
+	// admits (scenario::requires_).
+	std::size_t unreachable() const { return unreachable_; }
 
 private:
 	struct pending_case {
@@ -328,6 +346,7 @@ private:
 	std::vector<goal_state> goals_;
 	std::size_t entries_;
 	bool stopped_ = false;	// no more cases: the run budget is spent
+	std::size_t unreachable_ = 0;
 	double spent_ = 0;	// seconds of running paths, against o_.run_seconds
 	// While add() runs a case: its path solver's slicer, which the case's
 	// questions reuse (flush_in).

@@ -16,6 +16,7 @@
 #include "model/coverage.h"
 #include "model/geometry.h"
 #include "model/hardware_options.h"
+#include "model/history.h"
 #include "model/property.h"
 #include "model/word_coverage.h"
 
@@ -74,6 +75,9 @@ struct counterexample {
 	// caller's account, not the property's.
 	std::optional<mm::caller_breach> breach;
 	std::string reproduce;	// one-line command
+	// The replayed case, every step recorded: what the proofs' agreement
+	// check (proofs::judge_agreement) re-judges.
+	history hist;
 };
 
 struct property_result {

@@ -15,6 +15,25 @@ path_solver::path_solver(z3::solver& s, const std::vector<z3::expr>& assumptions
 		}
 }
 
+bool path_solver::assume(const z3::expr& a)
+{
+	s_.add(a);
+	for (const var& v : vars_of(a)) {
+		grow_for(bound_, v.id, false);
+		bound_[v.id] = true;
+	}
+	const z3::check_result r = s_.check();
+	if (r == z3::unsat)
+		return false;
+	// The root must be a model of every assumption: a new one, or none
+	// (the first path then asks the solver).
+	if (root_ && r == z3::sat)
+		root_ = valuation::of(s_.get_model());
+	else
+		root_.reset();
+	return true;
+}
+
 path_solver::answer path_solver::feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
 {
 	solver_calls_++;

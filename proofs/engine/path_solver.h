@@ -50,6 +50,12 @@ public:
 		full_ms_ = full_ms;
 	}
 
+	// Adds `a` to the assumptions, mid-case: a caller's rule for a later
+	// call of a sequence, over the table the earlier calls left.  false
+	// when the assumptions are then unsatisfiable (no path reaches a table
+	// the rule admits); unknown counts as satisfiable.
+	bool assume(const z3::expr& a);
+
 	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
 	// The slicer, with every condition of the case sliced so far: a later
 	// question about the same terms (the prover's final one) reuses it.

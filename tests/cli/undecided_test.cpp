@@ -103,6 +103,31 @@ TEST(cli_undecided, check_never_claims_proved_beyond_the_obligations)
 	EXPECT_NE(o.out.find("cells: "), std::string::npos) << o.out;
 }
 
+// A failing cell of a proved strategy carries the proofs' re-judgement of
+// its failing call (the broken batch: refuted there too); a strategy whose
+// symbolic instantiation is not its concrete one makes the two disagree,
+// which is ptespec's own bug: exit 3, both printed.
+TEST(cli_undecided, a_sampled_failure_the_proofs_would_prove_is_a_ptespec_bug)
+{
+	const outcome broken = run_ptespec({"--plugin", BROKEN_PLUGIN, "check", "--strategy", "test-broken-batch",
+					    "--cases", "200", "--json"});
+	EXPECT_EQ(broken.status, 1) << broken.show();
+	bool agreed = false;
+	const auto j = nlohmann::json::parse(broken.out);
+	for (const auto& c : j.at("results"))
+		if (c.at("test").get<std::string>() == "fails" && c.contains("agreement"))
+			agreed = agreed || c.at("agreement").get<std::string>().starts_with("agrees: ");
+	EXPECT_TRUE(agreed) << broken.out;
+
+	const outcome o = run_ptespec({"--plugin", DIFFERS_WHEN_SYMBOLIC_PLUGIN, "check", "--strategy",
+				       "test-differs-when-symbolic", "--cases", "200"});
+	EXPECT_EQ(o.status, 3) << o.show();
+	EXPECT_NE(o.err.find("the proofs and the checker disagree on test-differs-when-symbolic batch-or"),
+		  std::string::npos)
+		<< o.show();
+	EXPECT_NE(o.err.find("counterexample: test-differs-when-symbolic fails batch-or"), std::string::npos) << o.show();
+}
+
 // check runs the step/ obligations it is asked for: the cell's coverage
 // then names them, the word stays "partly" (some places of a two-run table
 // only), and with the mprotect caller, which makes PROT_NONE entries the

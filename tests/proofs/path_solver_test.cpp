@@ -119,4 +119,21 @@ TEST(path_solver, feasible_answers_by_the_solver)
 	EXPECT_EQ(paths.solver_calls(), 3u);
 }
 
+// An assumption added mid-case (a later call's caller rule) binds its
+// variables: the solver and the shortcut both hold to it from then on, and
+// one that contradicts the others is answered as such.
+TEST(path_solver, an_assumption_added_later_binds_like_the_first)
+{
+	fixture f;
+	path_solver paths(f.oracle, f.assumptions);
+	const valuation m = valuation::of(f.model_of_path());
+	ASSERT_TRUE(paths.repair(m, f.decided, f.z).has_value());
+	ASSERT_TRUE(paths.assume(!f.z));
+	EXPECT_FALSE(paths.feasible(f.decided, f.z).feasible);
+	// z is bound now: the shortcut may not flip it.
+	EXPECT_FALSE(paths.repair(m, f.decided, f.z).has_value());
+	// x is odd already: an even x leaves no model.
+	EXPECT_FALSE(paths.assume((f.x & f.ctx.bv_val(1, 8)) == f.ctx.bv_val(0, 8)));
+}
+
 } // namespace

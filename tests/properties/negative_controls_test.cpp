@@ -22,6 +22,7 @@
 #include "tests/impl/cont_without_valid.h"
 #include "tests/impl/mapping_controls.h"
 #include "tests/impl/wrprotect_first_run_only.h"
+#include "tests/impl/clean_without_rdonly.h"
 #include "tests/impl/young_first_entry_fast_path.h"
 #include "tests/mm/batch_past_folio.h"
 
@@ -386,6 +387,10 @@ struct wrprotect_first_run_only : controls::wrprotect_first_run_only_ops<M, wrpr
 template <class M>
 struct set_access_flags_leaving_rdonly
 	: controls::set_access_flags_leaving_rdonly_ops<M, set_access_flags_leaving_rdonly<M>> {};
+
+// MADV_FREE's clean clearing the software dirty bit only (tests/impl/).
+template <class M>
+struct clean_without_rdonly : controls::clean_without_rdonly_ops<M, clean_without_rdonly<M>> {};
 
 // S fails p at seed 1 within 3000 cases on hardware hw; the violation's
 // words include `says` when given.
@@ -753,6 +758,21 @@ TEST(negative_control, a_batch_taking_flags_from_valid_entries_only_fails_batch_
 	o.mprotect = false;
 	const property_result apart = run_property(*s, property::batch_or, o);
 	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+}
+
+// The dirty of an entry MADV_FREE cleaned, consumed but still showing
+// (hardware dirty: DBM without RDONLY), is reported by a later read:
+// precise, naming the clear that consumed it.  The call itself reports
+// nothing and loses nothing: per-call and no-loss hold.
+TEST(negative_control, a_clean_leaving_rdonly_clear_fails_precise_on_a_later_read)
+{
+	expect_caught<clean_without_rdonly>("clean-without-rdonly", property::precise, {}, "was consumed by");
+	auto s = make_strategy<clean_without_rdonly>("clean-without-rdonly", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = 3000;
+	for (property p : {property::per_call, property::no_loss})
+		EXPECT_EQ(run_property(*s, p, o).v, verdict::holds) << to_string(p);
 }
 
 } // namespace

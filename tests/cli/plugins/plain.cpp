@@ -15,8 +15,13 @@
 //   test-flush-next-run PTESPEC_TEST_FLUSH_NEXT_RUN: a clear flushes the TLB
 //                      of the run after the entry's, not its own -- past the
 //                      table for the last run
+//   test-differs-when-symbolic PTESPEC_TEST_DIFFERS_WHEN_SYMBOLIC: the
+//                      broken batch on concrete words, the plain one on
+//                      symbolic words -- a strategy whose two instantiations
+//                      differ, so the sampled failure and the proofs disagree
 
 #include <cstddef>
+#include <type_traits>
 
 #include "impl/plugin_api.h"
 #include "model/pte.h"
@@ -61,6 +66,10 @@ struct plain {
 #if defined(PTESPEC_TEST_BATCH_PAST_END)
 		for (std::size_t k = 1; k <= nr; k++)
 			pte = ptespec::pte_or_flags(pte, ptep_get_and_clear_full(m, i + k, full));
+#elif defined(PTESPEC_TEST_DIFFERS_WHEN_SYMBOLIC)
+		if constexpr (!std::is_same_v<typename M::boolean, bool>)
+			for (std::size_t k = 1; k < nr; k++)
+				pte = ptespec::pte_or_flags(pte, ptep_get_and_clear_full(m, i + k, full));
 #elif !defined(PTESPEC_TEST_BROKEN_BATCH)
 		for (std::size_t k = 1; k < nr; k++)
 			pte = ptespec::pte_or_flags(pte, ptep_get_and_clear_full(m, i + k, full));
