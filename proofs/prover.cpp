@@ -592,7 +592,15 @@ std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& wo
 	auto next_check = o_.early_checks.begin();
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		if (const std::optional<z3::expr> rule = sc.requires_ ? sc.requires_(k, table) : std::nullopt) {
-			if (!paths.assume(*rule)) {
+			const std::optional<bool> reachable = paths.assume(*rule);
+			// Undecided, the assumptions may contradict each other: every
+			// claim asked under them would hold vacuously.
+			if (!reachable)
+				return give_up_case(fmt::format("the solver could not decide whether a table before {} "
+								"meets the caller's rule for it",
+								describe(sc.calls[k])),
+						    false, pc, k);
+			if (!*reachable) {
 				unreachable_++;
 				// The calls before this one ran on reachable tables:
 				// their claims are asked.

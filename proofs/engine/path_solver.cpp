@@ -15,7 +15,7 @@ path_solver::path_solver(z3::solver& s, const std::vector<z3::expr>& assumptions
 		}
 }
 
-bool path_solver::assume(const z3::expr& a)
+std::optional<bool> path_solver::assume(const z3::expr& a)
 {
 	s_.add(a);
 	for (const var& v : vars_of(a)) {
@@ -25,12 +25,13 @@ bool path_solver::assume(const z3::expr& a)
 	const z3::check_result r = s_.check();
 	if (r == z3::unsat)
 		return false;
-	// The root must be a model of every assumption: a new one, or none
-	// (the first path then asks the solver).
-	if (root_ && r == z3::sat)
-		root_ = valuation::of(s_.get_model());
-	else
+	if (r != z3::sat) {
 		root_.reset();
+		return std::nullopt;
+	}
+	// The root must be a model of every assumption.
+	if (root_)
+		root_ = valuation::of(s_.get_model());
 	return true;
 }
 

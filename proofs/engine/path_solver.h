@@ -53,8 +53,9 @@ public:
 	// Adds `a` to the assumptions, mid-case: a caller's rule for a later
 	// call of a sequence, over the table the earlier calls left.  false
 	// when the assumptions are then unsatisfiable (no path reaches a table
-	// the rule admits); unknown counts as satisfiable.
-	bool assume(const z3::expr& a);
+	// the rule admits), nullopt when the solver cannot tell -- then they may
+	// be, and whatever is asked under them may hold vacuously.
+	std::optional<bool> assume(const z3::expr& a);
 
 	z3::expr normal(const z3::expr& cond) { return slicer_.truth(cond); }
 	// The slicer, with every condition of the case sliced so far: a later

@@ -128,12 +128,12 @@ TEST(path_solver, an_assumption_added_later_binds_like_the_first)
 	path_solver paths(f.oracle, f.assumptions);
 	const valuation m = valuation::of(f.model_of_path());
 	ASSERT_TRUE(paths.repair(m, f.decided, f.z).has_value());
-	ASSERT_TRUE(paths.assume(!f.z));
+	ASSERT_EQ(paths.assume(!f.z), std::optional<bool>(true));
 	EXPECT_FALSE(paths.feasible(f.decided, f.z).feasible);
 	// z is bound now: the shortcut may not flip it.
 	EXPECT_FALSE(paths.repair(m, f.decided, f.z).has_value());
 	// x is odd already: an even x leaves no model.
-	EXPECT_FALSE(paths.assume((f.x & f.ctx.bv_val(1, 8)) == f.ctx.bv_val(0, 8)));
+	EXPECT_EQ(paths.assume((f.x & f.ctx.bv_val(1, 8)) == f.ctx.bv_val(0, 8)), std::optional<bool>(false));
 }
 
 } // namespace
