@@ -141,6 +141,16 @@ std::string verdict_section(const report_cli& c, const verdict_table& vt)
 		md += "\nWhat the partial proofs covered:\n\n";
 	for (const std::string& l : partial)
 		md += l + "\n";
+	// Each sampled failure of a proved strategy, re-judged by the proofs from
+	// the table its failing call began from (a disagreement never gets here:
+	// it stops the command, exit 3).
+	std::string rejudged;
+	for (const cell& x : vt.cells)
+		if (!x.agreement.empty())
+			rejudged += fmt::format("- {} {}: {}\n", x.test.strategy, to_string(x.test.prop), x.agreement);
+	if (!rejudged.empty())
+		md += "\nThe sampled failures, re-judged by the proofs from the table the failing call began from:\n\n" +
+		      rejudged;
 	md += fmt::format("\ncells: {} passed, {} failed, {} undecided\n", vt.counts[0], vt.counts[1], vt.counts[2]);
 	return md;
 }

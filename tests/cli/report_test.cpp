@@ -42,6 +42,9 @@ TEST(cli_report, a_report_of_two_strategies_says_what_check_says_and_draws_a_cha
 	EXPECT_NE(md.find("| simple |"), std::string::npos) << md;
 	EXPECT_NE(md.find("**fails"), std::string::npos) << "no failing cell in bold:\n" << md;
 	EXPECT_EQ(md.find("| mainline |"), std::string::npos) << "a strategy not asked for:\n" << md;
+	// simple's failure, re-judged by the proofs from its failing call's table.
+	EXPECT_NE(md.find("re-judged by the proofs"), std::string::npos) << md;
+	EXPECT_NE(md.find("- simple per-call: "), std::string::npos) << md;
 
 	// The same cells as check's, word for word in the tally.
 	std::vector<std::string> check{"check", "--granule", "4k", "--seed", "1"};
