@@ -7,6 +7,7 @@
 
 #include "mm/callers.h"
 #include "model/checker.h"
+#include "model/observer.h"
 #include "model/pte.h"
 #include "proofs/invariant.h"
 #include "proofs/ledger.h"
@@ -311,20 +312,30 @@ std::vector<std::size_t> step_entries(std::size_t c, bool quick)
 	return out;
 }
 
+// The teardown clears, which take `full`.
+bool takes_full(call_kind k)
+{
+	return k == call_kind::ptep_get_and_clear_full || k == call_kind::get_and_clear_full_ptes ||
+	       k == call_kind::clear_full_ptes;
+}
+
+// The flags the calls of kind k are made with: MADV_FREE's
+// clear_young_dirty_ptes clears both flags; a fault's ptep_set_access_flags
+// is a read fault (0) or a write fault (1).
+std::vector<unsigned> flag_sets(call_kind k)
+{
+	if (k == call_kind::clear_young_dirty_ptes)
+		return {CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY};
+	if (k == call_kind::ptep_set_access_flags)
+		return {0u, 1u};
+	return {0u};
+}
+
 // The calls of a step/ obligation for kind k: one per entry or range, and
 // per full for the calls that take it.
 std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 {
 	std::vector<call> out;
-	const bool takes_full = k == call_kind::ptep_get_and_clear_full || k == call_kind::get_and_clear_full_ptes ||
-				k == call_kind::clear_full_ptes;
-	// MADV_FREE's clear_young_dirty_ptes clears both flags; a fault's
-	// ptep_set_access_flags is a read fault (0) or a write fault (1).
-	std::vector<unsigned> flag_sets{0u};
-	if (k == call_kind::clear_young_dirty_ptes)
-		flag_sets = {CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY};
-	if (k == call_kind::ptep_set_access_flags)
-		flag_sets = {0u, 1u};
 	// The entries or ranges: with o.range_nr set, that one (a one-entry
 	// call takes its first entry).
 	std::vector<std::pair<std::size_t, std::size_t>> spans;
@@ -335,8 +346,8 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 	else
 		for (std::size_t i : step_entries(c, o.quick))
 			spans.emplace_back(i, i + 1);
-	for (bool full : takes_full ? std::vector<bool>{true, false} : std::vector<bool>{false})
-		for (unsigned flags : flag_sets)
+	for (bool full : takes_full(k) ? std::vector<bool>{true, false} : std::vector<bool>{false})
+		for (unsigned flags : flag_sets(k))
 			for (const auto& [i, e] : spans)
 				out.push_back(call{k, i, e - i, full, 0, flags});
 	return out;
@@ -715,22 +726,24 @@ namespace {
 std::vector<call> seq_menu(std::size_t c)
 {
 	using enum call_kind;
-	std::vector<call> out = {call{set_ptes, 0, c, false, 0, 0}, call{set_ptes, 1, 1, false, 0, 0},
-				 call{modify_prot_commit_ptes, 0, c, false, 0, 0}};
-	for (call_kind k : {ptep_get, ptep_get_lockless, ptep_get_and_clear, ptep_get_and_clear_full,
-			    get_and_clear_full_ptes, clear_full_ptes, ptep_test_and_clear_young, ptep_clear_flush_young,
-			    test_and_clear_young_ptes, clear_flush_young_ptes, clear_young_dirty_ptes, wrprotect_ptes,
-			    modify_prot_start_ptes, contpte_try_fold, contpte_try_unfold}) {
-		const bool full = k == ptep_get_and_clear_full || k == get_and_clear_full_ptes || k == clear_full_ptes;
-		const unsigned flags = k == clear_young_dirty_ptes ? CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY : 0u;
-		if (takes_nr(k))
-			out.push_back(call{k, 0, c, full, 0, flags});
+	std::vector<call> out;
+	for (call_kind k : {set_ptes, modify_prot_commit_ptes, ptep_get, ptep_get_lockless, ptep_get_and_clear,
+			    ptep_get_and_clear_full, get_and_clear_full_ptes, clear_full_ptes, ptep_test_and_clear_young,
+			    ptep_clear_flush_young, test_and_clear_young_ptes, clear_flush_young_ptes,
+			    clear_young_dirty_ptes, wrprotect_ptes, modify_prot_start_ptes, contpte_try_fold,
+			    contpte_try_unfold, clear_non_present_ptes, ptep_set_access_flags}) {
+		std::vector<std::pair<std::size_t, std::size_t>> places;	// (first entry, nr)
+		if (k == set_ptes)
+			places = {{0, c}, {1, 1}};
+		else if (takes_nr(k) && k != clear_non_present_ptes)
+			places = {{0, c}};
 		else
-			out.push_back(call{k, 1, 1, full, 0, flags});
+			places = {{1, 1}};
+		// Each flag set; a teardown clear with full = 1.
+		for (unsigned flags : flag_sets(k))
+			for (const auto& [i, nr] : places)
+				out.push_back(call{k, i, nr, takes_full(k), 0, flags});
 	}
-	out.push_back(call{clear_non_present_ptes, 1, 1, false, 0, 0});
-	out.push_back(call{ptep_set_access_flags, 1, 1, false, 0, 0});
-	out.push_back(call{ptep_set_access_flags, 1, 1, false, 0, 1});
 	return out;
 }
 
@@ -870,60 +883,89 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 	if (!h.hw.is_default())
 		return {outside, "the proofs model the default hardware only"};
 	// Replay into the checker, keeping each open call's table and the
-	// pending flags at its begin, until a call's end shows p violated.
-	checker chk(h.geo, h.folios, h.initial, h.hw);
-	struct open_call {
-		call c;
-		table_t before;
-		std::vector<unsigned> pending;
-	};
-	std::vector<open_call> open;
-	std::optional<open_call> failing;
-	table_t t = h.initial;
-	for (const step& st : h.steps) {
-		if (const auto* b = std::get_if<call_begin_step>(&st)) {
+	// pending flags at its begin, and the first call whose end shows p
+	// violated.
+	struct failing_call_finder : observer {
+		struct open_call {
+			call c;
+			table_t before;
+			std::vector<unsigned> pending;
+		};
+		checker chk;
+		property p;
+		std::vector<open_call> open;
+		std::optional<open_call> failing;
+		std::string why_not;	// a failure no call's end explains
+		failing_call_finder(const history& h, property judged)
+			: chk(h.geo, h.folios, h.initial, h.hw), p(judged)
+		{
+		}
+		bool settled() const { return failing || !why_not.empty(); }
+		void note_between()
+		{
+			if (!settled() && chk.failed(p))
+				why_not = fmt::format("{} failed between call ends", to_string(p));
+		}
+		void on_call_begin(const call& c, const table_t& t) override
+		{
+			// A call's begin changes no entry: t is the table it begins from.
 			std::vector<unsigned> pending;
 			for (std::size_t q = 0; q < t.size(); q++)
 				pending.push_back(chk.pending(q));
-			open.push_back({b->c, t, std::move(pending)});
+			open.push_back({c, t, std::move(pending)});
+			chk.on_call_begin(c, t);
 		}
-		apply_step(t, st);
-		if (const auto* b = std::get_if<call_begin_step>(&st))
-			chk.on_call_begin(b->c, t);
-		else if (const auto* pr = std::get_if<primitive_step>(&st))
-			chk.on_primitive(*pr, t);
-		else if (const auto* hw = std::get_if<hw_event>(&st))
-			chk.on_hw_event(*hw, t);
-		else if (const auto* f = std::get_if<fault_step>(&st))
-			chk.on_fault(*f, t);
-		else if (const auto* e = std::get_if<call_end_step>(&st)) {
-			chk.on_call_end(e->c, e->r, t);
+		void on_primitive(const primitive_step& pr, const table_t& t) override
+		{
+			chk.on_primitive(pr, t);
+			note_between();
+		}
+		void on_hw_event(const hw_event& e, const table_t& t) override
+		{
+			chk.on_hw_event(e, t);
+			note_between();
+		}
+		void on_fault(const fault_step& f, const table_t& t) override
+		{
+			chk.on_fault(f, t);
+			note_between();
+		}
+		void on_call_end(const call& c, const call_result& r, const table_t& t) override
+		{
+			chk.on_call_end(c, r, t);
 			auto it = std::find_if(open.rbegin(), open.rend(), [&](const open_call& oc) {
-				return oc.c.kind == e->c.kind && oc.c.index == e->c.index && oc.c.nr == e->c.nr;
+				return oc.c.kind == c.kind && oc.c.index == c.index && oc.c.nr == c.nr;
 			});
-			if (it == open.rend())
-				return {outside, "the history ends a call it never began"};
-			open_call ended = *it;
-			open.erase(std::next(it).base());
-			if (chk.failed(p)) {
-				failing = std::move(ended);
-				break;
+			if (it == open.rend()) {
+				if (!settled())
+					why_not = "the history ends a call it never began";
+				return;
 			}
+			open_call ended = std::move(*it);
+			open.erase(std::next(it).base());
+			if (!settled() && chk.failed(p))
+				failing = std::move(ended);
 		}
-		if (chk.failed(p))
-			return {outside, fmt::format("{} failed between call ends", to_string(p))};
-	}
-	if (!failing)
+	};
+	failing_call_finder found(h, p);
+	replay(h, found);
+	if (!found.why_not.empty())
+		return {outside, found.why_not};
+	if (!found.failing)
 		return {outside, fmt::format("replayed, the history shows no violation of {} at a call's end", to_string(p))};
+	const std::optional<failing_call_finder::open_call>& failing = found.failing;
+	const checker& chk = found.chk;
 	const geometry& geo = h.geo;
 	const call& c = failing->c;
 	z3::context& ctx = shared_context();
 	if (const std::string why = invariant_broken(ctx, failing->before, geo, h.folios); !why.empty())
 		return {outside, fmt::format("before {}, {}: outside the invariant of reachable tables", describe(c), why)};
-	for (std::size_t q = 0; q < failing->before.size(); q++)
-		if (pte_valid(failing->before[q]) && (failing->pending[q] & ~ref_flags(failing->before, geo, q)))
+	for (std::size_t q = 0; q < failing->before.size(); q++) {
+		const unsigned unseen = failing->pending[q] & ~ref_flags(failing->before, geo, q);
+		if (pte_valid(failing->before[q]) && unseen)
 			return {outside, fmt::format("before {}, #{} owed {} that no read of it shows", describe(c), q,
-						     flag_name(failing->pending[q] & ~ref_flags(failing->before, geo, q)))};
+						     flag_name(unseen))};
+	}
 	sym_world w;
 	w.geo = geo;
 	w.folios = h.folios;
