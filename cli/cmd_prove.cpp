@@ -63,10 +63,12 @@ int run_prove(const prove_cli& p)
 
 	// A strategy that cannot run on symbolic words was not proved: that
 	// is undecided, never a pass.
-	std::vector<std::string> unproved;
+	std::vector<std::string> unproved, why;
 	for (const strategy* s : strategies)
-		if (!s->symbolic())
+		if (!s->symbolic()) {
 			unproved.push_back(s->info().name);
+			why.push_back(s->why_not_symbolic());
+		}
 	std::size_t passed = 0, failed = 0, undecided = unproved.size();
 	for (const auto& r : results)
 		(r.verdict == proofs::proof_verdict::proved	  ? passed
@@ -86,8 +88,8 @@ int run_prove(const prove_cli& p)
 		return exit_for(failed, undecided);
 	}
 
-	for (const std::string& n : unproved)
-		fmt::print("{:<16} not proved: a kernel tree's compiled code runs on concrete words only (undecided)\n", n);
+	for (std::size_t k = 0; k < unproved.size(); k++)
+		fmt::print("{:<16} not proved: {} (undecided)\n", unproved[k], why[k]);
 	fmt::print("\nhardware: every entry may take any number of access/write events in every gap "
 		   "(one symbolic slot per entry before each primitive on it and at each call's end)\n");
 	for (const auto& r : results) {

@@ -65,9 +65,10 @@ public:
 	// Whether call kind k is core-mm's generic batch loop over the
 	// strategy's own ptep_get_and_clear_full (impl/generic.h).
 	virtual bool batch_is_generic(call_kind k) const = 0;
-	// Whether invoke(symbolic_machine&) runs: false for a kernel tree's
-	// compiled code, which runs on concrete words only (prove skips it).
+	// Whether invoke(symbolic_machine&) runs: false for a kernel tree whose
+	// symbolic build failed (prove skips it and says why_not_symbolic()).
 	virtual bool symbolic() const { return true; }
+	virtual std::string why_not_symbolic() const { return {}; }
 	// The strategy's pte_batch_hint for entry i holding pte: how many
 	// entries from i on map the pages after pte's with its attributes, so
 	// core-mm's folio_pte_batch may take them unread.  A pure function of

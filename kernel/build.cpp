@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "kernel/embedded.h"
+#include "kernel/if_convert.h"
 #include "kernel/tree.h"
 #include "model/errors.h"
 #include "kernel/shim/include/ptespec/host.h"
@@ -89,6 +90,18 @@ fs::path on_path(const std::string& name)
 
 fs::path find_compiler(const build_options& o)
 {
+	if (o.symbolic) {
+		// The symbolic build compiles the same sources as C++.
+		std::vector<std::string> names;
+		if (const char* cxx = std::getenv("CXX"); cxx && *cxx)
+			names.push_back(cxx);
+		names.insert(names.end(), {"c++", "g++"});
+		for (const std::string& n : names)
+			if (fs::path p = on_path(n); !p.empty())
+				return p;
+		throw usage_error("--kernel: no C++ compiler found ($CXX, c++, g++ on PATH); the symbolic build of a "
+				  "tree, which the proofs run, compiles its sources as C++");
+	}
 	if (!o.compiler.empty()) {
 		fs::path p = on_path(o.compiler);
 		if (p.empty())
@@ -128,11 +141,18 @@ fs::path cache_root(const build_options& o)
 }
 
 std::vector<std::string> compile_args(const fs::path& cc, const fs::path& work, const granule_config& g,
-				      const fs::path& out)
+				      const fs::path& out, bool symbolic)
 {
 	const fs::path shim = work / "shim";
-	return {cc.string(),
-		"-std=gnu11",
+	std::vector<std::string> args{cc.string()};
+	if (symbolic)
+		// The same files as C++, pte words the proofs' terms
+		// (ptespec/word.h); -fpermissive takes C's implicit conversions.
+		args.insert(args.end(), {"-x", "c++", "-std=gnu++20", "-fpermissive", "-w", "-DPTESPEC_SYMBOLIC"});
+	else
+		args.insert(args.end(), {"-std=gnu11", "-Werror=implicit-function-declaration", "-Werror=implicit-int",
+					 "-Werror=int-conversion", "-Werror=incompatible-pointer-types"});
+	const std::vector<std::string> rest{
 		"-O2",
 		"-fPIC",
 		"-shared",
@@ -142,10 +162,6 @@ std::vector<std::string> compile_args(const fs::path& cc, const fs::path& work, 
 		"-fno-strict-aliasing",
 		"-fno-delete-null-pointer-checks",
 		"-fvisibility=hidden",
-		"-Werror=implicit-function-declaration",
-		"-Werror=implicit-int",
-		"-Werror=int-conversion",
-		"-Werror=incompatible-pointer-types",
 		"-Werror=return-type",
 		fmt::format("-DCONFIG_ARM64_PAGE_SHIFT={}", g.page_shift),
 		fmt::format("-DCONFIG_ARM64_CONT_PTE_SHIFT={}", g.cont_pte_shift),
@@ -157,6 +173,8 @@ std::vector<std::string> compile_args(const fs::path& cc, const fs::path& work, 
 		(shim / "adapter.c").string(),
 		"-o",
 		out.string()};
+	args.insert(args.end(), rest.begin(), rest.end());
+	return args;
 }
 
 pid_t spawn(const std::vector<std::string>& args, const fs::path& log)
@@ -265,15 +283,15 @@ built_tree build_tree(const tree& t, const build_options& o)
 	key.add(std::to_string(fs::file_size(cc, ec)));
 	key.add(std::to_string(fs::last_write_time(cc, ec).time_since_epoch().count()));
 	for (const granule_config& g : configs)
-		for (const auto& args : compile_args("cc", "W", g, "O"))
+		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic))
 			key.add(args);
 	for (const embedded_file& f : shim_files()) {
 		key.add(f.path);
-		key.add(f.text);
+		key.add(o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text : std::string(f.text));
 	}
 	for (const auto& [path, text] : sources) {
 		key.add(path);
-		key.add(text);
+		key.add(o.symbolic ? if_convert(text).text : text);
 	}
 
 	built_tree b;
@@ -297,14 +315,19 @@ built_tree build_tree(const tree& t, const build_options& o)
 					      dir.parent_path().string(), ec.message()));
 	const fs::path work = dir.parent_path() / fmt::format("{}.build-{}", b.key, ::getpid());
 	fs::remove_all(work, ec);
+	// The adapter's own generic loops (core-mm's, for a tree without the
+	// batched calls) are if-converted with the tree in the symbolic build.
 	for (const embedded_file& f : shim_files())
-		write_file(work / "shim" / f.path, f.text);
+		write_file(work / "shim" / f.path,
+			   o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text : std::string(f.text));
 	for (const auto& [path, text] : sources)
-		write_file(work / "src" / path, text);
+		// The symbolic build if-converts (kernel/if_convert.h); the C
+		// build compiles the tree's files as they are.
+		write_file(work / "src" / path, o.symbolic ? if_convert(text).text : text);
 
 	pid_t pids[3];
 	for (std::size_t g = 0; g < 3; g++)
-		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name)),
+		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic),
 				work / fmt::format("{}.log", configs[g].name));
 	int status[3] = {0, 0, 0};
 	bool done[3] = {false, false, false};
@@ -331,8 +354,10 @@ built_tree build_tree(const tree& t, const build_options& o)
 			continue;
 		const std::string log = read_file(work / fmt::format("{}.log", configs[g].name));
 		std::string msg = pids[g] > 0 && WIFEXITED(status[g]) && WEXITSTATUS(status[g]) == 127
-					  ? fmt::format("--kernel: the C compiler {} could not be run", cc.string())
+					  ? fmt::format("--kernel: the {} compiler {} could not be run", o.symbolic ? "C++" : "C", cc.string())
 					  : first_diagnostic(log, work, t);
+		if (o.symbolic)
+			msg += " (in the symbolic build, which compiles the tree as C++ for the proofs)";
 		if (g > 0 && msg.find("does not compile") != std::string::npos)
 			msg += fmt::format(" (with {} pages)", configs[g].name);
 		fs::remove_all(work, ec);

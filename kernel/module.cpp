@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include "model/errors.h"
 #include "model/history.h"
 #include "model/pte.h"
+#include "model/symbolic_machine.h"
 #include "kernel/shim/include/ptespec/host.h"
 
 namespace ptespec::kernel {
@@ -176,14 +179,238 @@ struct session {
 	}
 };
 
+// One call of the symbolic build (kernel/shim/include/ptespec/word.h) on
+// the proofs' machine: every pte word the tree holds is a handle to a term
+// kept here for the call; the tree's decisions on words are the machine's
+// branches, and a word it turns into a plain integer is decided bit by bit
+// (a pfn of a world's folio is a numeral, so that asks nothing).
+struct sym_session {
+	symbolic_machine& m;
+	const call& c;
+	std::size_t budget;
+	std::size_t primitives = 0;
+	std::vector<z3::expr> terms;	// handle h names terms[h - 1]
+	int pure = 0;	// depth of values computed on both sides of a decision
+	std::unordered_map<std::uint64_t, std::uint64_t> lits;
+
+	static sym_session& of(void* ctx) { return *static_cast<sym_session*>(ctx); }
+
+	std::uint64_t handle(const z3::expr& e)
+	{
+		terms.push_back(e);
+		return terms.size();
+	}
+	const z3::expr& term(std::uint64_t h) const
+	{
+		// Only a word the tree never set can hold another handle.
+		if (h == 0 || h > terms.size())
+			throw strategy_fault(fmt::format("{}: the tree's code used a pte word it never set", describe(c)));
+		return terms[h - 1];
+	}
+	void tick()
+	{
+		outside_pure("a primitive");
+		if (++primitives > budget)
+			throw strategy_livelock(fmt::format("{}: the tree's code made {} primitives without returning "
+							    "(a retry loop that never succeeds)",
+							    describe(c), budget));
+	}
+
+	static std::uint64_t load(void* ctx, std::size_t i)
+	{
+		sym_session& s = of(ctx);
+		s.tick();
+		return s.handle(s.m.read(i));
+	}
+	static void store(void* ctx, std::size_t i, std::uint64_t v)
+	{
+		sym_session& s = of(ctx);
+		s.tick();
+		s.m.write(i, s.term(v));
+	}
+	static std::uint64_t exchange(void* ctx, std::size_t i, std::uint64_t v)
+	{
+		sym_session& s = of(ctx);
+		s.tick();
+		return s.handle(s.m.exchange(i, s.term(v)));
+	}
+	static std::uint64_t compare_exchange(void* ctx, std::size_t i, std::uint64_t expected, std::uint64_t desired)
+	{
+		sym_session& s = of(ctx);
+		s.tick();
+		const z3::expr e = s.term(expected), d = s.term(desired);
+		return s.handle(s.m.atomic_update(i, [&](const z3::expr& old) { return z3::ite(old == e, d, old); }));
+	}
+	// No TLB is kept by the proofs' machine: a flush is a scheduling point.
+	static void flush(void* ctx, int kind, std::size_t first, std::size_t nr, unsigned)
+	{
+		sym_session& s = of(ctx);
+		s.tick();
+		if (kind == PTESPEC_FLUSH_PAGE)
+			s.m.flush_tlb_page(first);
+		else if (kind == PTESPEC_FLUSH_RANGE)
+			s.m.flush_tlb_range(first, nr);
+		else
+			s.m.flush_tlb_all();
+	}
+	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
+	{
+		const std::vector<folio_extent>& folios = of(ctx).m.folios();
+		const long f = ptespec::folio_of(folios, pfn);
+		if (f < 0)
+			return 0;
+		*first = folios[static_cast<std::size_t>(f)].first_pfn;
+		*nr = folios[static_cast<std::size_t>(f)].nr_pages;
+		return 1;
+	}
+
+	static std::uint64_t word_lit(void* ctx, std::uint64_t v)
+	{
+		sym_session& s = of(ctx);
+		const auto [at, fresh] = s.lits.try_emplace(v, 0);
+		if (fresh)
+			at->second = s.handle(s.m.lit(v));
+		return at->second;
+	}
+	static std::uint64_t word_op(void* ctx, int op, std::uint64_t a, std::uint64_t b)
+	{
+		sym_session& s = of(ctx);
+		const z3::expr& x = s.term(a);
+		const z3::expr& y = s.term(b);
+		z3::expr r = x;
+		switch (op) {
+		case PTESPEC_OP_AND: r = x & y; break;
+		case PTESPEC_OP_OR: r = x | y; break;
+		case PTESPEC_OP_XOR: r = x ^ y; break;
+		case PTESPEC_OP_NOT: r = ~x; break;
+		case PTESPEC_OP_ADD: r = x + y; break;
+		case PTESPEC_OP_SUB: r = x - y; break;
+		case PTESPEC_OP_MUL: r = x * y; break;
+		case PTESPEC_OP_UDIV: r = z3::udiv(x, y); break;
+		case PTESPEC_OP_UREM: r = z3::urem(x, y); break;
+		case PTESPEC_OP_SHL: r = z3::shl(x, y); break;
+		case PTESPEC_OP_LSHR: r = z3::lshr(x, y); break;
+		case PTESPEC_OP_EQ: r = x == y; break;
+		case PTESPEC_OP_NE: r = x != y; break;
+		case PTESPEC_OP_ULT: r = z3::ult(x, y); break;
+		case PTESPEC_OP_ULE: r = z3::ule(x, y); break;
+		case PTESPEC_OP_UGT: r = z3::ugt(x, y); break;
+		case PTESPEC_OP_UGE: r = z3::uge(x, y); break;
+		case PTESPEC_OP_LNOT: r = !x; break;
+		case PTESPEC_OP_LAND: r = x && y; break;
+		case PTESPEC_OP_LOR: r = x || y; break;
+		case PTESPEC_OP_LXOR: r = x != y; break;
+		default: throw internal_error(fmt::format("kernel module: unknown word operation {}", op));
+		}
+		// Constants fold here, so a value the tree computes from constants
+		// stays a numeral (and asks the solver nothing).
+		auto constant = [](const z3::expr& e) { return e.is_numeral() || e.is_true() || e.is_false(); };
+		if (constant(x) && constant(y))
+			r = r.simplify();
+		return s.handle(r);
+	}
+	static int word_decide(void* ctx, std::uint64_t truth)
+	{
+		sym_session& s = of(ctx);
+		const z3::expr& t = s.term(truth);
+		if (!t.is_bool())
+			throw internal_error("kernel module: a decision on a word, not a truth");
+		return s.m.branch(t) ? 1 : 0;
+	}
+	static std::uint64_t word_value(void* ctx, std::uint64_t word)
+	{
+		sym_session& s = of(ctx);
+		const z3::expr w = s.term(word).simplify();
+		std::uint64_t v = 0;
+		if (w.is_numeral_u64(v))
+			return v;
+		// First the value the word has with every free variable 0 and
+		// false: a word that is one value on every path (a pfn under
+		// merged flags) is that, and asks one question.
+		z3::model zero(s.m.ctx());
+		const z3::expr guess = zero.eval(w, true);
+		if (guess.is_numeral_u64(v) && s.m.branch(w == guess))
+			return v;
+		v = 0;
+		// Bit by bit, each a branch: every value the word may have on this
+		// path is some path's.
+		for (int bit = 63; bit >= 0; bit--)
+			if (s.m.branch(w.extract(static_cast<unsigned>(bit), static_cast<unsigned>(bit)) ==
+				       s.m.ctx().bv_val(1, 1)))
+				v |= std::uint64_t{1} << bit;
+		return v;
+	}
+
+	static std::uint64_t word_ite(void* ctx, std::uint64_t cond, std::uint64_t a, std::uint64_t b)
+	{
+		sym_session& s = of(ctx);
+		const z3::expr& c = s.term(cond);
+		const z3::expr& x = s.term(a);
+		const z3::expr& y = s.term(b);
+		if (!c.is_bool() || x.get_sort().id() != y.get_sort().id())
+			throw internal_error("kernel module: a select of a word and a truth, or on a word");
+		return s.handle(c.is_true() ? x : c.is_false() ? y : z3::ite(c, x, y));
+	}
+	static void word_pure(void* ctx, int enter)
+	{
+		sym_session& s = of(ctx);
+		if (enter)
+			s.pure++;
+		else if (s.pure > 0)
+			s.pure--;
+	}
+	// Inside a value computed on both sides of a C decision: a primitive or
+	// a WARN there might be one C never reaches.
+	void outside_pure(const char* what) const
+	{
+		if (pure > 0)
+			throw symbolic_limit(fmt::format(
+				"{}: the tree's code made {} inside a value the symbolic build computes on both sides "
+				"of a decision (an if-converted assignment, or the right side of && or || of two "
+				"truths), which C might not reach",
+				describe(c), what));
+	}
+	static void warn(void* ctx, const char* file, int line, const char* condition, int fatal)
+	{
+		of(ctx).outside_pure("a WARN_ON or BUG_ON");
+		session<machine>::warn(ctx, file, line, condition, fatal);
+	}
+
+	ptespec_host host()
+	{
+		ptespec_host h{};
+		h.ctx = this;
+		h.load = load;
+		h.store = store;
+		h.exchange = exchange;
+		h.compare_exchange = compare_exchange;
+		h.flush = flush;
+		h.folio_of = folio_of;
+		h.warn = warn;
+		h.word_pure = word_pure;
+		h.word_ite = word_ite;
+		// The proofs model the default hardware (symbolic_machine::features).
+		h.features[PTESPEC_FEATURE_HAFDBS] = 1;
+		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = 0;
+		h.word_lit = word_lit;
+		h.word_op = word_op;
+		h.word_decide = word_decide;
+		h.word_value = word_value;
+		return h;
+	}
+};
+
 struct module {
 	void* handle = nullptr;
 	const ptespec_kernel_module* k = nullptr;
 };
 
+module open_module(const tree& t, const fs::path& file, granule g, bool symbolic);
+
 class tree_strategy final : public strategy {
 public:
-	tree_strategy(strategy_info info, module mods[3]) : info_(std::move(info))
+	tree_strategy(strategy_info info, module mods[3], tree t, build_options o)
+		: info_(std::move(info)), tree_(std::move(t)), options_(std::move(o))
 	{
 		for (std::size_t g = 0; g < 3; g++)
 			mods_[g] = mods[g];
@@ -197,13 +424,34 @@ public:
 	bool batch_is_generic(call_kind) const override { return false; }
 	call_result invoke(machine& m, const call& c) override { return run(m, c); }
 	call_result invoke(counted_machine& m, const call& c) override { return run(m, c); }
-	sym_call_result invoke(symbolic_machine&, const call&) override
+	sym_call_result invoke(symbolic_machine& m, const call& c) override
 	{
-		throw usage_error(fmt::format("strategy '{}': a kernel tree's code runs on concrete words only; "
-					      "ptespec cannot prove it yet (test, check, explore, cost and demo judge it)",
-					      info_.name));
+		if (!symbolic())
+			throw usage_error(fmt::format("strategy '{}': {}", info_.name, why_not_symbolic()));
+		return run_symbolic(m, c);
 	}
-	bool symbolic() const override { return false; }
+	// The symbolic build is made (or found in the cache) the first time a
+	// proof asks, so test, explore and cost never compile it.
+	bool symbolic() const override
+	{
+		std::call_once(sym_once_, [this] {
+			try {
+				build_options o = options_;
+				o.symbolic = true;
+				const built_tree b = build_tree(tree_, o);
+				const granule grans[3] = {granule::k4, granule::k16, granule::k64};
+				for (std::size_t g = 0; g < 3; g++)
+					sym_[g] = open_module(tree_, b.modules[g], grans[g], true);
+			} catch (const usage_error& e) {
+				sym_error_ = e.what();
+			}
+		});
+		return sym_error_.empty();
+	}
+	std::string why_not_symbolic() const override
+	{
+		return symbolic() ? std::string() : sym_error_;
+	}
 	// The tree's hint, given a pointer into a run-aligned table (the
 	// thread's shadow, never dereferenced): its answer depends on the
 	// pointer's bits, as the kernel's does.
@@ -300,9 +548,68 @@ private:
 		return r;
 	}
 
+	// The same call through the symbolic build on the proofs' machine.
+	sym_call_result run_symbolic(symbolic_machine& m, const call& c)
+	{
+		if (!implements(c.kind))
+			throw internal_error(fmt::format("strategy '{}' does not implement {}", info_.name,
+							 to_string(c.kind)));
+		check_call_range(c, m.size(), m.geo());
+		const ptespec_kernel_module& k = *sym_[static_cast<std::size_t>(m.geo().gran)].k;
+		sym_session s{m, c, 256 * (m.size() + 16), 0, {}, 0, {}};
+		const ptespec_host h = s.host();
+		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
+		struct rebind {
+			const ptespec_kernel_module& k;
+			const ptespec_binding* prev;
+			~rebind() { k.bind(prev); }
+		} guard{k, k.bind(&b)};
+
+		const ptespec_kernel_calls& f = k.calls;
+		const auto nr = static_cast<unsigned>(c.nr);
+		z3::context& ctx = m.ctx();
+		// A value argument goes in as a handle, a pte result comes back as one.
+		auto arg = [&] { return s.handle(m.argument(c)); };
+		auto truth = [&](int v) { return ctx.bool_val(v != 0); };
+		sym_call_result r;
+		switch (c.kind) {
+		case call_kind::set_ptes: f.set_ptes(c.index, arg(), nr); break;
+		case call_kind::ptep_get: r.pte = s.term(f.ptep_get(c.index)); break;
+		case call_kind::ptep_get_lockless: r.pte = s.term(f.ptep_get_lockless(c.index)); break;
+		case call_kind::ptep_get_and_clear: r.pte = s.term(f.ptep_get_and_clear(c.index)); break;
+		case call_kind::ptep_get_and_clear_full:
+			r.pte = s.term(f.ptep_get_and_clear_full(c.index, c.full));
+			break;
+		case call_kind::get_and_clear_full_ptes:
+			r.pte = s.term(f.get_and_clear_full_ptes(c.index, nr, c.full));
+			break;
+		case call_kind::clear_full_ptes: f.clear_full_ptes(c.index, nr, c.full); break;
+		case call_kind::clear_non_present_ptes: f.clear_non_present_ptes(c.index, nr); break;
+		case call_kind::ptep_test_and_clear_young: r.young = truth(f.ptep_test_and_clear_young(c.index)); break;
+		case call_kind::ptep_clear_flush_young: r.young = truth(f.ptep_clear_flush_young(c.index)); break;
+		case call_kind::wrprotect_ptes: f.wrprotect_ptes(c.index, nr); break;
+		case call_kind::clear_young_dirty_ptes: f.clear_young_dirty_ptes(c.index, nr, c.flags); break;
+		case call_kind::ptep_set_access_flags:
+			r.changed = truth(f.ptep_set_access_flags(c.index, arg(), c.flags != 0));
+			break;
+		case call_kind::contpte_try_fold: f.contpte_try_fold(c.index); break;
+		case call_kind::contpte_try_unfold: f.contpte_try_unfold(c.index); break;
+		case call_kind::test_and_clear_young_ptes: r.young = truth(f.test_and_clear_young_ptes(c.index, nr)); break;
+		case call_kind::clear_flush_young_ptes: r.young = truth(f.clear_flush_young_ptes(c.index, nr)); break;
+		case call_kind::modify_prot_start_ptes: r.pte = s.term(f.modify_prot_start_ptes(c.index, nr)); break;
+		case call_kind::modify_prot_commit_ptes: f.modify_prot_commit_ptes(c.index, arg(), nr); break;
+		}
+		return r;
+	}
+
 	strategy_info info_;
 	module mods_[3];
 	bool implemented_[nr_call_kinds] = {};
+	tree tree_;
+	build_options options_;
+	mutable std::once_flag sym_once_;
+	mutable module sym_[3];
+	mutable std::string sym_error_;
 };
 
 // The tree's bit definitions must be the model's: the checker and the
@@ -325,7 +632,7 @@ void check_bits(const tree& t, const ptespec_kernel_module& k)
 							      t.dir.string(), e.name, k.bits[n], e.value));
 }
 
-module open_module(const tree& t, const fs::path& file, granule g)
+module open_module(const tree& t, const fs::path& file, granule g, bool symbolic)
 {
 	module mod;
 	mod.handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -351,7 +658,12 @@ module open_module(const tree& t, const fs::path& file, granule g)
 					      "CONT_PTES {}; expected {} and {}",
 					      t.dir.string(), to_string(g), mod.k->page_shift, mod.k->cont_ptes,
 					      geo.page_shift, geo.cont_ptes));
-	check_bits(t, *mod.k);
+	if ((mod.k->symbolic != 0) != symbolic)
+		throw usage_error(fmt::format("--kernel '{}': the built module {} is not the {} build; remove it from the "
+					      "cache",
+					      t.dir.string(), file.string(), symbolic ? "symbolic" : "C"));
+	if (!symbolic)
+		check_bits(t, *mod.k);
 	return mod;
 }
 
@@ -364,12 +676,12 @@ strategy& load_tree(const tree_spec& spec, registry& r, const build_options& o)
 	module mods[3];
 	const granule grans[3] = {granule::k4, granule::k16, granule::k64};
 	for (std::size_t g = 0; g < 3; g++)
-		mods[g] = open_module(t, b.modules[g], grans[g]);
+		mods[g] = open_module(t, b.modules[g], grans[g], false);
 	strategy_info info{t.name,
 			   fmt::format("the contpte code of the kernel tree {}{}", t.dir.string(),
 				       t.version.empty() ? "" : " (" + t.version + ")"),
 			   std::string(kernel_tree_origin) + t.dir.string()};
-	auto s = std::make_unique<tree_strategy>(std::move(info), mods);
+	auto s = std::make_unique<tree_strategy>(std::move(info), mods, t, o);
 	strategy& ref = *s;
 	r.add(std::move(s));
 	return ref;

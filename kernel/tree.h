@@ -46,6 +46,10 @@ tree open_tree(const tree_spec& spec);
 struct build_options {
 	std::string compiler;	// empty: $CC, then cc, then gcc
 	std::filesystem::path cache_dir;	// empty: $PTESPEC_CACHE, $XDG_CACHE_HOME/ptespec, ~/.cache/ptespec
+	// The symbolic build: the same sources and shims compiled as C++ with
+	// the proofs' pte words (kernel/shim/include/ptespec/word.h), by $CXX,
+	// c++ or g++; made the first time a proof runs the tree.
+	bool symbolic = false;
 };
 
 // One built module per granule, and how it came about.

@@ -43,6 +43,14 @@ struct strategy_fault : std::runtime_error {
 	std::string assertion;	// "arch/arm64/mm/contpte.c:465: VM_WARN_ON(nr == 1)"; empty for a range fault
 };
 
+// The symbolic run of a strategy cannot go on soundly on this path (a
+// kernel tree's `a && b` of two truths, whose right side made a primitive
+// after both sides were evaluated): the prover gives the case up --
+// undecided, never a verdict about the strategy.
+struct symbolic_limit : std::runtime_error {
+	using std::runtime_error::runtime_error;
+};
+
 // A broken invariant of ptespec itself (never of the strategy under test).
 struct internal_error : std::logic_error {
 	using std::logic_error::logic_error;

@@ -170,6 +170,7 @@ public:
 	// --- the proof side ---
 
 	void set_folios(std::vector<folio_extent> f) { folios_ = std::move(f); }
+	const std::vector<folio_extent>& folios() const { return folios_; }
 	// A symbolic value for the next call's argument (none: its concrete
 	// call.pte), so one proof covers every value the caller may pass.
 	void set_argument(std::optional<z3::expr> v) { argument_ = std::move(v); }

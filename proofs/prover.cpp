@@ -270,6 +270,11 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 			if (part.last)
 				m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
 		} catch (const path_oracle::infeasible_path&) {
+		} catch (const symbolic_limit& e) {
+			throw path_budget_exhausted{e.what(), false};
+		} catch (const strategy_livelock& e) {
+			// A kernel tree's retry loop bounded by primitives: undecided here.
+			throw path_budget_exhausted{e.what(), false};
 		} catch (const strategy_fault& f) {
 			// The first such path ends the obligation: no other path of
 			// the call is needed.

@@ -128,6 +128,39 @@ void ptespec_warn(const char *file, int line, const char *condition, int fatal)
 	host->warn(host->ctx, file, line, condition, fatal);
 }
 
+#ifdef PTESPEC_SYMBOLIC
+/* The symbolic build's words (ptespec/word.h): every operation is the host's. */
+uint64_t ptespec_word_lit(uint64_t value)
+{
+	return host->word_lit(host->ctx, value);
+}
+
+uint64_t ptespec_word_op(int op, uint64_t a, uint64_t b)
+{
+	return host->word_op(host->ctx, op, a, b);
+}
+
+int ptespec_word_decide(uint64_t truth)
+{
+	return host->word_decide(host->ctx, truth);
+}
+
+uint64_t ptespec_word_value(uint64_t word)
+{
+	return host->word_value(host->ctx, word);
+}
+
+void ptespec_word_pure(int enter)
+{
+	host->word_pure(host->ctx, enter);
+}
+
+uint64_t ptespec_word_ite(uint64_t cond, uint64_t a, uint64_t b)
+{
+	return host->word_ite(host->ctx, cond, a, b);
+}
+#endif
+
 /*
  * --- what the rest of arch/arm64/mm gives the tree ---
  *
@@ -167,28 +200,28 @@ int __ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, p
 }
 
 /* mmu.c: whether a live entry may change from old to new without break-before-make. */
-bool pgattr_change_is_safe(pteval_t old, pteval_t new)
+bool pgattr_change_is_safe(pteval_t old, pteval_t to)
 {
 	pteval_t may_change = PTE_PXN | PTE_RDONLY | PTE_WRITE | PTE_NG;
 
-	if (!(old & PTE_VALID) || !(new & PTE_VALID))
+	if (!(old & PTE_VALID) || !(to & PTE_VALID))
 		return true;	/* making or removing a mapping */
-	if (pte_pfn(__pte(old)) != pte_pfn(__pte(new)))
+	if (pte_pfn(__pte(old)) != pte_pfn(__pte(to)))
 		return false;
-	if ((old | new) & PTE_CONT)
+	if ((old | to) & PTE_CONT)
 		return false;
-	if (old & ~new & PTE_NG)
+	if (old & ~to & PTE_NG)
 		return false;	/* non-global to global */
 #ifdef PTE_ATTRINDX_MASK
 	{
-		const pteval_t a = old & PTE_ATTRINDX_MASK, b = new & PTE_ATTRINDX_MASK;
+		const pteval_t a = old & PTE_ATTRINDX_MASK, b = to & PTE_ATTRINDX_MASK;
 
 		if ((a == PTE_ATTRINDX(MT_NORMAL) || a == PTE_ATTRINDX(MT_NORMAL_TAGGED)) &&
 		    (b == PTE_ATTRINDX(MT_NORMAL) || b == PTE_ATTRINDX(MT_NORMAL_TAGGED)))
 			may_change |= PTE_ATTRINDX_MASK;	/* tagged is a permission, not a type */
 	}
 #endif
-	return ((old ^ new) & ~may_change) == 0;
+	return ((old ^ to) & ~may_change) == 0;
 }
 
 /* flush.c: instruction-cache maintenance, nothing in the model. */
@@ -200,38 +233,38 @@ void __sync_icache_dcache(pte_t pte)
 
 static void k_set_ptes(size_t i, u64 pte, unsigned int nr)
 {
-	set_ptes(&user_mm, addr_of(i), ptep_of(i), __pte(pte), nr);
+	set_ptes(&user_mm, addr_of(i), ptep_of(i), __pte(ptespec_from_host(pte)), nr);
 }
 
 static u64 k_ptep_get(size_t i)
 {
-	return pte_val(ptep_get(ptep_of(i)));
+	return ptespec_to_host(pte_val(ptep_get(ptep_of(i))));
 }
 
 #ifdef ptep_get_lockless
 static u64 k_ptep_get_lockless(size_t i)
 {
-	return pte_val(ptep_get_lockless(ptep_of(i)));
+	return ptespec_to_host(pte_val(ptep_get_lockless(ptep_of(i))));
 }
 #define PTESPEC_LOCKLESS_ORIGIN "tree"
 #else
 /* Core-mm's generic definition: one READ_ONCE. */
 static u64 k_ptep_get_lockless(size_t i)
 {
-	return pte_val(ptep_get(ptep_of(i)));
+	return ptespec_to_host(pte_val(ptep_get(ptep_of(i))));
 }
 #define PTESPEC_LOCKLESS_ORIGIN "ptespec"
 #endif
 
 static u64 k_ptep_get_and_clear(size_t i)
 {
-	return pte_val(ptep_get_and_clear(&user_mm, addr_of(i), ptep_of(i)));
+	return ptespec_to_host(pte_val(ptep_get_and_clear(&user_mm, addr_of(i), ptep_of(i))));
 }
 
 #ifdef __HAVE_ARCH_PTEP_GET_AND_CLEAR_FULL
 static u64 k_ptep_get_and_clear_full(size_t i, int full)
 {
-	return pte_val(ptep_get_and_clear_full(&user_mm, addr_of(i), ptep_of(i), full));
+	return ptespec_to_host(pte_val(ptep_get_and_clear_full(&user_mm, addr_of(i), ptep_of(i), full)));
 }
 #define PTESPEC_GET_AND_CLEAR_FULL_ORIGIN "tree"
 #else
@@ -246,7 +279,7 @@ static u64 k_ptep_get_and_clear_full(size_t i, int full)
 #ifdef get_and_clear_full_ptes
 static u64 k_get_and_clear_full_ptes(size_t i, unsigned int nr, int full)
 {
-	return pte_val(get_and_clear_full_ptes(&user_mm, addr_of(i), ptep_of(i), nr, full));
+	return ptespec_to_host(pte_val(get_and_clear_full_ptes(&user_mm, addr_of(i), ptep_of(i), nr, full)));
 }
 #define PTESPEC_GET_AND_CLEAR_FULL_PTES_ORIGIN "tree"
 #else
@@ -256,17 +289,17 @@ static u64 k_get_and_clear_full_ptes(size_t i, unsigned int nr, int full)
  */
 static u64 k_get_and_clear_full_ptes(size_t i, unsigned int nr, int full)
 {
-	pte_t pte = __pte(k_ptep_get_and_clear_full(i, full)), tmp;
+	pte_t pte = __pte(ptespec_from_host(k_ptep_get_and_clear_full(i, full))), tmp;
 	unsigned int k;
 
 	for (k = 1; k < nr; k++) {
-		tmp = __pte(k_ptep_get_and_clear_full(i + k, full));
+		tmp = __pte(ptespec_from_host(k_ptep_get_and_clear_full(i + k, full)));
 		if (pte_young(tmp))
 			pte = pte_mkyoung(pte);
 		if (pte_dirty(tmp))
 			pte = pte_mkdirty(pte);
 	}
-	return pte_val(pte);
+	return ptespec_to_host(pte_val(pte));
 }
 #define PTESPEC_GET_AND_CLEAR_FULL_PTES_ORIGIN "ptespec"
 #endif
@@ -383,7 +416,7 @@ static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
  */
 pte_t modify_prot_start_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, unsigned int nr)
 {
-	return __pte(k_get_and_clear_full_ptes((size_t)(ptep - ptep_of(0)), nr, 0));
+	return __pte(ptespec_from_host(k_get_and_clear_full_ptes((size_t)(ptep - ptep_of(0)), nr, 0)));
 }
 
 void modify_prot_commit_ptes(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep, pte_t old_pte, pte_t pte,
@@ -394,12 +427,12 @@ void modify_prot_commit_ptes(struct vm_area_struct *vma, unsigned long addr, pte
 
 static u64 k_modify_prot_start_ptes(size_t i, unsigned int nr)
 {
-	return pte_val(modify_prot_start_ptes(&user_vma, addr_of(i), ptep_of(i), nr));
+	return ptespec_to_host(pte_val(modify_prot_start_ptes(&user_vma, addr_of(i), ptep_of(i), nr)));
 }
 
 static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
 {
-	modify_prot_commit_ptes(&user_vma, addr_of(i), ptep_of(i), __pte(0), __pte(pte), nr);
+	modify_prot_commit_ptes(&user_vma, addr_of(i), ptep_of(i), __pte(0), __pte(ptespec_from_host(pte)), nr);
 }
 #define PTESPEC_MODIFY_PROT_ORIGIN "ptespec (mmu.c's, over get_and_clear_full_ptes and the tree's set_ptes)"
 #else
@@ -410,17 +443,17 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
  */
 static u64 k_modify_prot_start_ptes(size_t i, unsigned int nr)
 {
-	pte_t pte = __pte(k_ptep_get_and_clear(i)), tmp;
+	pte_t pte = __pte(ptespec_from_host(k_ptep_get_and_clear(i))), tmp;
 	unsigned int k;
 
 	for (k = 1; k < nr; k++) {
-		tmp = __pte(k_ptep_get_and_clear(i + k));
+		tmp = __pte(ptespec_from_host(k_ptep_get_and_clear(i + k)));
 		if (pte_young(tmp))
 			pte = pte_mkyoung(pte);
 		if (pte_dirty(tmp))
 			pte = pte_mkdirty(pte);
 	}
-	return pte_val(pte);
+	return ptespec_to_host(pte_val(pte));
 }
 
 static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
@@ -428,7 +461,7 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
 	unsigned int k;
 
 	for (k = 0; k < nr; k++)
-		k_set_ptes(i + k, pte_val(pte_advance_pfn(__pte(pte), k)), 1);
+		k_set_ptes(i + k, ptespec_to_host(pte_val(pte_advance_pfn(__pte(ptespec_from_host(pte)), k))), 1);
 }
 #define PTESPEC_MODIFY_PROT_ORIGIN "ptespec"
 #endif
@@ -449,10 +482,13 @@ static void k_clear_young_dirty_ptes(size_t i, unsigned int nr, unsigned int fla
 
 static int k_ptep_set_access_flags(size_t i, u64 entry, int dirty)
 {
-	return ptep_set_access_flags(&user_vma, addr_of(i), ptep_of(i), __pte(entry), dirty);
+	return ptep_set_access_flags(&user_vma, addr_of(i), ptep_of(i), __pte(ptespec_from_host(entry)), dirty);
 }
 
-#ifdef pte_batch_hint
+#if defined(PTESPEC_SYMBOLIC)
+/* The hint runs between calls on concrete words: the C build's. */
+#define PTESPEC_BATCH_HINT_ORIGIN "tree"
+#elif defined(pte_batch_hint)
 static unsigned int k_pte_batch_hint(const u64 *table, size_t i, u64 pte)
 {
 	return pte_batch_hint((pte_t *)table + i, __pte(pte));
@@ -523,17 +559,26 @@ static const struct ptespec_function_origin origins[] = {
 	{ "pte_page, page_folio, folio_nr_pages", "ptespec (the world's folios)" },
 };
 
+#ifdef __cplusplus
+extern "C"
+#endif
 __attribute__((visibility("default"))) const struct ptespec_kernel_module *ptespec_kernel_module(void)
 {
 	static const struct ptespec_kernel_module m = {
 		.abi = PTESPEC_KERNEL_ABI,
+#ifdef PTESPEC_SYMBOLIC
+		.symbolic = 1,
+#endif
 		.page_shift = PAGE_SHIFT,
 		.cont_ptes = CONT_PTES,
+#ifndef PTESPEC_SYMBOLIC
+		/* The symbolic build's words are handles, made only during a call. */
 		.bits = { PTE_VALID, PTE_USER, PTE_RDONLY, PTE_SHARED, PTE_AF, PTE_NG, PTE_WRITE, PTE_CONT,
 			  PTE_PXN, PTE_UXN, PTE_DIRTY, PTE_SPECIAL },
 		.bit_names = { "PTE_VALID", "PTE_USER", "PTE_RDONLY", "PTE_SHARED", "PTE_AF", "PTE_NG",
 			       "PTE_WRITE", "PTE_CONT", "PTE_PXN", "PTE_UXN", "PTE_DIRTY", "PTE_SPECIAL" },
 		.nr_bits = 12,
+#endif
 		.bind = bind,
 		.calls = {
 			.set_ptes = k_set_ptes,
@@ -560,7 +605,9 @@ __attribute__((visibility("default"))) const struct ptespec_kernel_module *ptesp
 			.modify_prot_start_ptes = k_modify_prot_start_ptes,
 			.modify_prot_commit_ptes = k_modify_prot_commit_ptes,
 		},
+#ifndef PTESPEC_SYMBOLIC
 		.pte_batch_hint = k_pte_batch_hint,
+#endif
 		.origins = origins,
 		.nr_origins = sizeof(origins) / sizeof(origins[0]),
 	};

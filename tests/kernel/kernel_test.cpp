@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "impl/strategy.h"
+#include "kernel/if_convert.h"
 #include "kernel/tree.h"
 #include "model/history.h"
 #include "model/observer.h"
@@ -63,7 +64,8 @@ TEST(kernel_tree, provides_every_call_and_says_where_each_comes_from)
 	strategy& s = load(r, PTESPEC_TEST_TREE, "tree");
 	for (std::size_t k = 0; k < nr_call_kinds; k++)
 		EXPECT_TRUE(s.implements(static_cast<call_kind>(k))) << to_string(static_cast<call_kind>(k));
-	EXPECT_FALSE(s.symbolic());
+	// Its symbolic build, made on this first ask, compiles too.
+	EXPECT_TRUE(s.symbolic()) << s.why_not_symbolic();
 	bool tree_fold = false, generic_full = false;
 	for (const kernel::function_origin& f : kernel::function_origins(s)) {
 		tree_fold = tree_fold || (f.name == "contpte_try_fold" && f.origin == "tree");
@@ -71,6 +73,44 @@ TEST(kernel_tree, provides_every_call_and_says_where_each_comes_from)
 	}
 	EXPECT_TRUE(tree_fold);
 	EXPECT_TRUE(generic_full);	// arm64 keeps core-mm's definition
+}
+
+// --- the symbolic build's one source change ---
+
+TEST(kernel_if_convert, turns_a_guarded_assignment_into_a_select_on_the_same_lines)
+{
+	const std::string src = "\tif (pte_dirty(ptent))\n\t\tpte = pte_mkdirty(pte);\n\tif (flag) {\n\t\tyoung |= "
+				"pte_young(p);\n\t}\n\tWARN_ON(x);\n";
+	const kernel::if_conversion c = kernel::if_convert(src);
+	EXPECT_EQ(c.converted, 2u);
+	EXPECT_NE(c.text.find("pte = ptespec_select((pte_dirty(ptent)), [&]() { return ( pte_mkdirty(pte)); }, pte);"),
+		  std::string::npos)
+		<< c.text;
+	EXPECT_NE(c.text.find("young = ptespec_select((flag), [&]() { return young | ( pte_young(p)); }, young);"),
+		  std::string::npos)
+		<< c.text;
+	// WARN_ON stays on its line.
+	EXPECT_EQ(std::count(c.text.begin(), c.text.find("WARN_ON") + c.text.begin(), '\n'),
+		  std::count(src.begin(), src.find("WARN_ON") + src.begin(), '\n'));
+}
+
+TEST(kernel_if_convert, keeps_every_if_whose_conversion_could_change_what_runs)
+{
+	for (const std::string src : {
+		     "if (c)\n\tv = e;\nelse\n\tv = f;\n",	 // an else
+		     "if (c)\n\tv = e++;\n",		 // a side effect of its own
+		     "if (c)\n\tv = w = e;\n",		 // two assignments
+		     "if (c) {\n\tv = e;\n\tw = f;\n}\n",	 // two statements
+		     "if (c)\n\treturn e;\n",		 // not an assignment
+		     "if (c)\n\tpte_val(p) = e;\n",	 // not a plain variable
+		     "#define SET(v) if (c) \\\n\tv = e;\n", // inside a macro
+		     "#if defined(X)\nint a;\n#endif\n",	 // a preprocessor #if
+		     "if (c == d)\n\tv == e;\n",		 // a comparison, not an assignment
+	     }) {
+		const kernel::if_conversion c = kernel::if_convert(src);
+		EXPECT_EQ(c.converted, 0u) << src;
+		EXPECT_EQ(c.text, src);
+	}
 }
 
 // --- primitive for primitive ---

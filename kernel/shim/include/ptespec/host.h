@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTESPEC_KERNEL_ABI 4
+#define PTESPEC_KERNEL_ABI 5
 
 /* A pte pointer, an address and a struct page pointer as the tree sees them. */
 #define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
@@ -41,6 +41,37 @@ enum ptespec_flush_kind {
 #define PTESPEC_FLUSH_LEVEL_OF(f) (((f) & (8u << 4)) ? (int)(((f) >> 4) & 3u) : -1)
 #define PTESPEC_FLUSH_STRIDE(s) (((unsigned int)(s) & 63u) << 8)
 #define PTESPEC_FLUSH_STRIDE_OF(f) (((f) >> 8) & 63u)
+
+/*
+ * The operations of the symbolic build (ptespec/word.h) on word and truth
+ * handles.  The comparisons and the logical ones give a truth handle; the
+ * others a word handle.  Words
+ * are unsigned 64-bit, shifts logical, as pteval_t is in the kernel.
+ */
+enum ptespec_word_ops {
+	PTESPEC_OP_AND,
+	PTESPEC_OP_OR,
+	PTESPEC_OP_XOR,
+	PTESPEC_OP_NOT,	/* of a; b is ignored */
+	PTESPEC_OP_ADD,
+	PTESPEC_OP_SUB,
+	PTESPEC_OP_MUL,
+	PTESPEC_OP_UDIV,
+	PTESPEC_OP_UREM,
+	PTESPEC_OP_SHL,
+	PTESPEC_OP_LSHR,
+	PTESPEC_OP_EQ,
+	PTESPEC_OP_NE,
+	PTESPEC_OP_ULT,
+	PTESPEC_OP_ULE,
+	PTESPEC_OP_UGT,
+	PTESPEC_OP_UGE,
+	/* On truth handles: not (of a), and, or, xor -- both sides evaluated (no C operator short-circuits these). */
+	PTESPEC_OP_LNOT,
+	PTESPEC_OP_LAND,
+	PTESPEC_OP_LOR,
+	PTESPEC_OP_LXOR,
+};
 
 enum ptespec_feature {
 	PTESPEC_FEATURE_BBML2_NOABORT,	/* system_supports_bbml2_noabort() */
@@ -68,6 +99,29 @@ struct ptespec_host {
 	/* A WARN_ON or VM_WARN_ON (fatal 0) or a BUG_ON (fatal 1) that fired. */
 	void (*warn)(void *ctx, const char *file, int line, const char *condition, int fatal);
 	int features[PTESPEC_FEATURE_NR];
+	/*
+	 * The symbolic build only (a module whose `symbolic` is set): every
+	 * pte word above and below -- what load returns, what store, exchange
+	 * and compare_exchange take, a call's pte argument and result -- is a
+	 * handle these hand out.  lit: the handle of a constant; op: of an
+	 * operation (enum ptespec_word_ops); decide: the side this path takes
+	 * on a truth handle; value: the value this path gives a word.  decide
+	 * and value may not return (a path the host abandons).
+	 */
+	uint64_t (*word_lit)(void *ctx, uint64_t value);
+	uint64_t (*word_op)(void *ctx, int op, uint64_t a, uint64_t b);
+	int (*word_decide)(void *ctx, uint64_t truth);
+	uint64_t (*word_value)(void *ctx, uint64_t word);
+	/*
+	 * The symbolic build computes some values on both sides of a C
+	 * decision: the right side of `a && b` or `a || b` of two truths, and
+	 * an if-converted assignment's value.  pure(ctx, 1) and pure(ctx, 0)
+	 * bracket such a value; a primitive or a WARN inside ends the path
+	 * undecided, before it happens (C might not have reached it).
+	 */
+	void (*word_pure)(void *ctx, int enter);
+	/* cond ? a : b on a truth and two words or two truths (an if-converted statement). */
+	uint64_t (*word_ite)(void *ctx, uint64_t cond, uint64_t a, uint64_t b);
 };
 
 /* One call's view of the table: the host fills it before each call. */
@@ -111,9 +165,10 @@ struct ptespec_function_origin {
 /* What the module hands back (ptespec_kernel_module()). */
 struct ptespec_kernel_module {
 	int abi;	/* PTESPEC_KERNEL_ABI */
+	int symbolic;	/* built with PTESPEC_SYMBOLIC: words are the host's handles */
 	unsigned int page_shift;
 	unsigned int cont_ptes;
-	/* The tree's own bit definitions, which ptespec checks against its model. */
+	/* The tree's own bit definitions, which ptespec checks against its model (none in the symbolic build). */
 	uint64_t bits[16];
 	const char *bit_names[16];
 	unsigned int nr_bits;
@@ -124,7 +179,7 @@ struct ptespec_kernel_module {
 	 * The tree's pte_batch_hint (core-mm's generic 1 when it has none) for
 	 * entry i of a table at `table`, aligned to a run, holding pte.  Called
 	 * between calls, with no binding: it must read no entry (arm64's reads
-	 * only the pointer's bits).
+	 * only the pointer's bits).  Null in the symbolic build.
 	 */
 	unsigned int (*pte_batch_hint)(const uint64_t *table, size_t i, uint64_t pte);
 	const struct ptespec_function_origin *origins;

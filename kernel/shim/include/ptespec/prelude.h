@@ -3,16 +3,31 @@
  * the tree for, and the compiler vocabulary every kernel file assumes.
  *
  * Set on the command line by the build: CONFIG_ARM64_PAGE_SHIFT and
- * CONFIG_ARM64_CONT_PTE_SHIFT (the granule), PTESPEC_FILE_* (nothing else).
+ * CONFIG_ARM64_CONT_PTE_SHIFT (the granule), and PTESPEC_SYMBOLIC for the
+ * symbolic build, which compiles the same files as C++ with pte words that
+ * are terms of the proofs (ptespec/word.h).
  */
 #ifndef PTESPEC_PRELUDE_H
 #define PTESPEC_PRELUDE_H
+
+#if defined(__cplusplus) != defined(PTESPEC_SYMBOLIC)
+#error "ptespec builds a tree as C, or as C++ for the symbolic build (PTESPEC_SYMBOLIC)"
+#endif
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ptespec/host.h"
+#include "ptespec/word.h"
+
+#ifdef __cplusplus
+/* C's spellings the tree uses, in C++. */
+#define _Static_assert static_assert
+#define _Thread_local thread_local
+/* A C name that is a C++ keyword (pgattr_change_is_safe's `new`). */
+#define new ptespec_new
+#endif
 
 /* --- configuration: a user page table with contpte, debugging checks on --- */
 #define __KERNEL__ 1
@@ -50,7 +65,12 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
+#ifdef __cplusplus
+/* A physical address is made of a pte's bits (pfn_pte, pte_to_phys): a word too. */
+typedef ptespec_word phys_addr_t;
+#else
 typedef u64 phys_addr_t;
+#endif
 typedef unsigned int gfp_t;
 typedef long ssize_t;
 
@@ -136,25 +156,87 @@ static inline int ptespec_near_table(const volatile void *p, size_t size)
 	return size == 8 && a >= lo - span && a < lo + 2 * span && (a - lo) % 8 == 0;
 }
 
+void ptespec_warn(const char *file, int line, const char *condition, int fatal);
 void ptespec_load(const volatile void *p, void *to, size_t size);
 void ptespec_store(volatile void *p, const void *from, size_t size);
 u64 ptespec_xchg(volatile void *p, u64 v, size_t size);
 u64 ptespec_cmpxchg(volatile void *p, u64 old, u64 v, size_t size);
 
+#ifdef __cplusplus
+/*
+ * The symbolic build: a table entry is reached only through a type that
+ * holds a pte word (its bytes are a handle); through any other type the
+ * tree would take a handle for a value, so that is a fatal verdict.
+ */
+template <class T>
+static inline void ptespec_access_check(const volatile T *p)
+{
+	if (!ptespec_holds_word<T>::value && ptespec_near_table(p, sizeof(T)))
+		ptespec_warn(__FILE__, __LINE__, "a pte reached through a type that holds no pte word", 1);
+}
+/* The 64 bits the host takes for v: a word's handle, or a plain value. */
+template <class T>
+static inline u64 ptespec_bits_of(const T &v)
+{
+	if constexpr (ptespec_holds_word<T>::value) {
+		u64 u;
+		static_assert(sizeof(T) == sizeof(u), "a pte word is 8 bytes");
+		memcpy(&u, &v, sizeof(u));
+		return u;
+	} else {
+		return (u64)v;
+	}
+}
+template <class T>
+static inline T ptespec_of_bits(u64 u)
+{
+	if constexpr (ptespec_holds_word<T>::value) {
+		T v;
+		memcpy(&v, &u, sizeof(u));
+		return v;
+	} else {
+		return (T)u;
+	}
+}
+template <class T, class V>
+static inline T ptespec_xchg_t(volatile T *p, const V &v)
+{
+	const T nv = v;
+
+	ptespec_access_check(p);
+	return ptespec_of_bits<T>(ptespec_xchg(p, ptespec_bits_of(nv), sizeof(T)));
+}
+template <class T, class O, class N>
+static inline T ptespec_cmpxchg_t(volatile T *p, const O &o, const N &n)
+{
+	const T ov = o, nv = n;
+
+	ptespec_access_check(p);
+	return ptespec_of_bits<T>(ptespec_cmpxchg(p, ptespec_bits_of(ov), ptespec_bits_of(nv), sizeof(T)));
+}
+#define PTESPEC_ACCESS_CHECK(p) ptespec_access_check(p)
+#define xchg_relaxed(ptr, v) ptespec_xchg_t((ptr), (v))
+#define cmpxchg_relaxed(ptr, o, n) ptespec_cmpxchg_t((ptr), (o), (n))
+#else
+#define PTESPEC_ACCESS_CHECK(p) ((void)0)
+#define xchg_relaxed(ptr, v) ((typeof(*(ptr)))ptespec_xchg((ptr), (u64)(v), sizeof(*(ptr))))
+#define cmpxchg_relaxed(ptr, o, n) ((typeof(*(ptr)))ptespec_cmpxchg((ptr), (u64)(o), (u64)(n), sizeof(*(ptr))))
+#endif
+
 #define READ_ONCE(x)                                                            \
 	({                                                                      \
 		typeof(x) __ro_v;                                               \
+		PTESPEC_ACCESS_CHECK(&(x));                                     \
 		ptespec_load(&(x), (void *)&__ro_v, sizeof(__ro_v));            \
 		__ro_v;                                                         \
 	})
 #define WRITE_ONCE(x, val)                                                      \
 	do {                                                                    \
 		typeof(x) __wo_v = (val);                                       \
+		PTESPEC_ACCESS_CHECK(&(x));                                     \
 		ptespec_store(&(x), (const void *)&__wo_v, sizeof(__wo_v));     \
 	} while (0)
-#define xchg_relaxed(ptr, v) ((typeof(*(ptr)))ptespec_xchg((ptr), (u64)(v), sizeof(*(ptr))))
 #define xchg(ptr, v) xchg_relaxed(ptr, v)
-#define cmpxchg_relaxed(ptr, o, n) ((typeof(*(ptr)))ptespec_cmpxchg((ptr), (u64)(o), (u64)(n), sizeof(*(ptr))))
 #define cmpxchg(ptr, o, n) cmpxchg_relaxed(ptr, o, n)
 #define cmpxchg_acquire(ptr, o, n) cmpxchg_relaxed(ptr, o, n)
 #define cmpxchg_release(ptr, o, n) cmpxchg_relaxed(ptr, o, n)
@@ -171,8 +253,7 @@ u64 ptespec_cmpxchg(volatile void *p, u64 old, u64 v, size_t size);
 #define smp_rmb() barrier()
 #define smp_mb() barrier()
 
-/* --- checks that fire become verdicts naming the tree's file and line --- */
-void ptespec_warn(const char *file, int line, const char *condition, int fatal);
+/* --- checks that fire become verdicts naming the tree's file and line (ptespec_warn) --- */
 #define WARN_ON(cond)                                                           \
 	({                                                                      \
 		int __w_c = !!(cond);                                           \
@@ -197,5 +278,13 @@ void ptespec_warn(const char *file, int line, const char *condition, int fatal);
 #define VM_BUG_ON_FOLIO(cond, folio) BUG_ON(cond)
 #define VM_BUG_ON_PAGE(cond, page) BUG_ON(cond)
 #define VM_WARN_ON_ONCE_FOLIO(cond, folio) WARN_ON(cond)
+
+#ifdef __cplusplus
+/*
+ * Last, after every header of ptespec's own: the tree's bool is a truth of
+ * the proofs (ptespec/word.h), so the flags it accumulates stay terms.
+ */
+#define bool ptespec_truth
+#endif
 
 #endif /* PTESPEC_PRELUDE_H */

@@ -1,0 +1,192 @@
+#include "kernel/if_convert.h"
+
+#include <cctype>
+#include <optional>
+#include <string_view>
+
+namespace ptespec::kernel {
+
+namespace {
+
+bool ident_char(char c)
+{
+	return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// Past whitespace and comments from `at`.
+std::size_t skip_space(std::string_view s, std::size_t at)
+{
+	for (;;) {
+		while (at < s.size() && std::isspace(static_cast<unsigned char>(s[at])))
+			at++;
+		if (s.substr(at, 2) == "/*") {
+			const std::size_t end = s.find("*/", at + 2);
+			if (end == std::string_view::npos)
+				return s.size();
+			at = end + 2;
+		} else if (s.substr(at, 2) == "//") {
+			const std::size_t end = s.find('\n', at);
+			at = end == std::string_view::npos ? s.size() : end;
+		} else {
+			return at;
+		}
+	}
+}
+
+// `s[at]` is '(': the index just past its matching ')', none when a string,
+// a character constant or the end of the text comes first.
+std::optional<std::size_t> past_parens(std::string_view s, std::size_t at)
+{
+	int depth = 0;
+	for (std::size_t i = at; i < s.size(); i++) {
+		const char c = s[i];
+		if (c == '"' || c == '\'')
+			return std::nullopt;
+		if (c == '(')
+			depth++;
+		else if (c == ')' && --depth == 0)
+			return i + 1;
+	}
+	return std::nullopt;
+}
+
+// A value expression with no side effect of its own: balanced, no
+// assignment, no ++ or --, no statement or string.
+bool plain_expression(std::string_view e)
+{
+	int depth = 0;
+	for (std::size_t i = 0; i < e.size(); i++) {
+		const char c = e[i];
+		if (c == '(')
+			depth++;
+		else if (c == ')' && --depth < 0)
+			return false;
+		if (c == '"' || c == '\'' || c == '{' || c == '}' || c == ';' || c == '\\')
+			return false;
+		const std::string_view two = e.substr(i, 2);
+		if (two == "++" || two == "--")
+			return false;
+		if (c == '=') {
+			const char before = i > 0 ? e[i - 1] : ' ';
+			const char after = i + 1 < e.size() ? e[i + 1] : ' ';
+			const bool comparison = after == '=' || before == '=' || before == '!' ||
+						((before == '<' || before == '>') && !(i > 1 && e[i - 2] == before));
+			if (!comparison)
+				return false;
+		}
+	}
+	return depth == 0;
+}
+
+// The lines of a macro definition (a '#' line and its continuations).
+bool in_macro(std::string_view s, std::size_t at)
+{
+	std::size_t line = s.rfind('\n', at);
+	line = line == std::string_view::npos ? 0 : line + 1;
+	for (;;) {
+		const std::size_t first = s.find_first_not_of(" \t", line);
+		if (first != std::string_view::npos && s[first] == '#')
+			return true;
+		if (line < 2 || s[line - 2] != '\\')
+			return false;
+		const std::size_t prev = s.rfind('\n', line - 2);
+		line = prev == std::string_view::npos ? 0 : prev + 1;
+	}
+}
+
+struct assignment {
+	std::string target, op, value;
+	std::size_t end;	// past the ';' (and the '}' of a block)
+};
+
+// `V op E;` or `{ V op E; }` at `at`.
+std::optional<assignment> single_assignment(std::string_view s, std::size_t at)
+{
+	bool block = false;
+	if (at < s.size() && s[at] == '{') {
+		block = true;
+		at = skip_space(s, at + 1);
+	}
+	std::size_t i = at;
+	while (i < s.size() && ident_char(s[i]))
+		i++;
+	if (i == at || std::isdigit(static_cast<unsigned char>(s[at])))
+		return std::nullopt;
+	assignment a;
+	a.target = std::string(s.substr(at, i - at));
+	if (a.target == "return" || a.target == "break" || a.target == "continue" || a.target == "goto")
+		return std::nullopt;
+	i = skip_space(s, i);
+	for (const char* op : {"|=", "&=", "="})
+		if (s.substr(i, std::string_view(op).size()) == op && s.substr(i, 2) != "==") {
+			a.op = op;
+			break;
+		}
+	if (a.op.empty())
+		return std::nullopt;
+	i += a.op.size();
+	const std::size_t semi = s.find(';', i);
+	if (semi == std::string_view::npos)
+		return std::nullopt;
+	const std::string_view value = s.substr(i, semi - i);
+	if (!plain_expression(value))
+		return std::nullopt;
+	a.value = std::string(value);
+	a.end = semi + 1;
+	if (block) {
+		const std::size_t close = skip_space(s, a.end);
+		if (close >= s.size() || s[close] != '}')
+			return std::nullopt;
+		a.end = close + 1;
+	}
+	return a;
+}
+
+} // namespace
+
+if_conversion if_convert(const std::string& source)
+{
+	const std::string_view s = source;
+	if_conversion out;
+	std::size_t copied = 0;
+	for (std::size_t at = s.find("if"); at != std::string_view::npos; at = s.find("if", at + 2)) {
+		if ((at > 0 && (ident_char(s[at - 1]) || s[at - 1] == '#')) || (at + 2 < s.size() && ident_char(s[at + 2])))
+			continue;
+		if (at < copied || in_macro(s, at))
+			continue;
+		const std::size_t open = skip_space(s, at + 2);
+		if (open >= s.size() || s[open] != '(')
+			continue;
+		const std::optional<std::size_t> close = past_parens(s, open);
+		if (!close)
+			continue;
+		const std::string_view cond = s.substr(open + 1, *close - open - 2);
+		if (!plain_expression(cond))
+			continue;
+		const std::optional<assignment> a = single_assignment(s, skip_space(s, *close));
+		if (!a)
+			continue;
+		// `if (C) V = E; else ...` keeps its decision.
+		const std::size_t next = skip_space(s, a->end);
+		if (s.substr(next, 4) == "else" && (next + 4 >= s.size() || !ident_char(s[next + 4])))
+			continue;
+		const std::string_view whole = s.substr(at, a->end - at);
+		if (whole.find('\\') != std::string_view::npos)
+			continue;
+		std::string value = a->op == "=" ? "(" + a->value + ")"
+						 : a->target + " " + a->op.substr(0, 1) + " (" + a->value + ")";
+		out.text.append(s.substr(copied, at - copied));
+		out.text += a->target + " = ptespec_select((" + std::string(cond) + "), [&]() { return " + value + "; }, " +
+			    a->target + ");";
+		// The same lines as before: a WARN after it still names its own.
+		for (char c : whole)
+			if (c == '\n')
+				out.text += '\n';
+		copied = a->end;
+		out.converted++;
+	}
+	out.text.append(s.substr(copied));
+	return out;
+}
+
+} // namespace ptespec::kernel
