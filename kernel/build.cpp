@@ -285,14 +285,21 @@ built_tree build_tree(const tree& t, const build_options& o)
 	for (const granule_config& g : configs)
 		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic))
 			key.add(args);
-	for (const embedded_file& f : shim_files()) {
-		key.add(f.path);
-		key.add(o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text : std::string(f.text));
-	}
-	for (const auto& [path, text] : sources) {
-		key.add(path);
-		key.add(o.symbolic ? if_convert(text).text : text);
-	}
+	// What is compiled: the symbolic build if-converts the tree's files and
+	// the adapter's own generic loops (core-mm's, for a tree without the
+	// batched calls; kernel/if_convert.h); the C build takes them as they are.
+	std::vector<std::pair<std::string, std::string>> shims;
+	for (const embedded_file& f : shim_files())
+		shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
+									      : std::string(f.text));
+	if (o.symbolic)
+		for (auto& [path, text] : sources)
+			text = if_convert(text).text;
+	for (const auto* files : {&shims, &sources})
+		for (const auto& [path, text] : *files) {
+			key.add(path);
+			key.add(text);
+		}
 
 	built_tree b;
 	b.key = fmt::format("{:016x}", key.h);
@@ -315,15 +322,10 @@ built_tree build_tree(const tree& t, const build_options& o)
 					      dir.parent_path().string(), ec.message()));
 	const fs::path work = dir.parent_path() / fmt::format("{}.build-{}", b.key, ::getpid());
 	fs::remove_all(work, ec);
-	// The adapter's own generic loops (core-mm's, for a tree without the
-	// batched calls) are if-converted with the tree in the symbolic build.
-	for (const embedded_file& f : shim_files())
-		write_file(work / "shim" / f.path,
-			   o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text : std::string(f.text));
+	for (const auto& [path, text] : shims)
+		write_file(work / "shim" / path, text);
 	for (const auto& [path, text] : sources)
-		// The symbolic build if-converts (kernel/if_convert.h); the C
-		// build compiles the tree's files as they are.
-		write_file(work / "src" / path, o.symbolic ? if_convert(text).text : text);
+		write_file(work / "src" / path, text);
 
 	pid_t pids[3];
 	for (std::size_t g = 0; g < 3; g++)

@@ -71,6 +71,28 @@ std::string tree_relative(const char* file)
 	return shim != std::string::npos ? "ptespec shim kernel" + f.substr(shim) : f;
 }
 
+// The template strategies give up a lockless read after a bounded number
+// of passes over a run; the tree's own retry loops are bounded by
+// primitives instead: far more than any call that finishes makes.
+void count_primitive(std::size_t& primitives, std::size_t budget, const call& c)
+{
+	if (++primitives > budget)
+		throw strategy_livelock(fmt::format("{}: the tree's code made {} primitives without returning "
+						    "(a retry loop that never succeeds)",
+						    describe(c), budget));
+}
+
+// ptespec_host::folio_of from the world's folios.
+int answer_folio(const std::vector<folio_extent>& folios, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
+{
+	const long f = ptespec::folio_of(folios, pfn);
+	if (f < 0)
+		return 0;
+	*first = folios[static_cast<std::size_t>(f)].first_pfn;
+	*nr = folios[static_cast<std::size_t>(f)].nr_pages;
+	return 1;
+}
+
 // One call of the tree's code on machine M: the host functions the module
 // calls back, and the primitive budget that stands for "never returns".
 template <class M>
@@ -85,16 +107,7 @@ struct session {
 	static session& of(void* ctx) { return *static_cast<session*>(ctx); }
 	static std::uint64_t value(const W& w) { return word_ops<W>::value(w); }
 
-	// The template strategies give up a lockless read after a bounded
-	// number of passes over a run; the tree's own retry loops are bounded here instead, by
-	// primitives: far more than any call that finishes makes.
-	void tick()
-	{
-		if (++primitives > budget)
-			throw strategy_livelock(fmt::format("{}: the tree's code made {} primitives without returning "
-							    "(a retry loop that never succeeds)",
-							    describe(c), budget));
-	}
+	void tick() { count_primitive(primitives, budget, c); }
 
 	static std::uint64_t load(void* ctx, std::size_t i)
 	{
@@ -144,13 +157,7 @@ struct session {
 	}
 	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
 	{
-		const std::vector<folio_extent>& folios = of(ctx).m.folios();
-		const long f = ptespec::folio_of(folios, pfn);
-		if (f < 0)
-			return 0;
-		*first = folios[static_cast<std::size_t>(f)].first_pfn;
-		*nr = folios[static_cast<std::size_t>(f)].nr_pages;
-		return 1;
+		return answer_folio(of(ctx).m.folios(), pfn, first, nr);
 	}
 	// The call stops at the check that fired, and is judged: the kernel
 	// would print a warning (or oops) here.
@@ -210,10 +217,7 @@ struct sym_session {
 	void tick()
 	{
 		outside_pure("a primitive");
-		if (++primitives > budget)
-			throw strategy_livelock(fmt::format("{}: the tree's code made {} primitives without returning "
-							    "(a retry loop that never succeeds)",
-							    describe(c), budget));
+		count_primitive(primitives, budget, c);
 	}
 
 	static std::uint64_t load(void* ctx, std::size_t i)
@@ -255,13 +259,7 @@ struct sym_session {
 	}
 	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
 	{
-		const std::vector<folio_extent>& folios = of(ctx).m.folios();
-		const long f = ptespec::folio_of(folios, pfn);
-		if (f < 0)
-			return 0;
-		*first = folios[static_cast<std::size_t>(f)].first_pfn;
-		*nr = folios[static_cast<std::size_t>(f)].nr_pages;
-		return 1;
+		return answer_folio(of(ctx).m.folios(), pfn, first, nr);
 	}
 
 	static std::uint64_t word_lit(void* ctx, std::uint64_t v)
@@ -405,7 +403,15 @@ struct module {
 	const ptespec_kernel_module* k = nullptr;
 };
 
-module open_module(const tree& t, const fs::path& file, granule g, bool symbolic);
+// Gives the calling thread its binding back when a call ends, however it ends.
+struct rebind {
+	const ptespec_kernel_module& k;
+	const ptespec_binding* prev;
+	~rebind() { k.bind(prev); }
+};
+
+// The built tree's three modules, by granule (4K, 16K, 64K).
+void open_modules(const tree& t, const built_tree& b, bool symbolic, module out[3]);
 
 class tree_strategy final : public strategy {
 public:
@@ -438,10 +444,7 @@ public:
 			try {
 				build_options o = options_;
 				o.symbolic = true;
-				const built_tree b = build_tree(tree_, o);
-				const granule grans[3] = {granule::k4, granule::k16, granule::k64};
-				for (std::size_t g = 0; g < 3; g++)
-					sym_[g] = open_module(tree_, b.modules[g], grans[g], true);
+				open_modules(tree_, build_tree(tree_, o), true, sym_);
 			} catch (const usage_error& e) {
 				sym_error_ = e.what();
 			}
@@ -513,11 +516,7 @@ private:
 		session<M> s{m, c, 256 * (m.size() + 16)};
 		const ptespec_host h = s.host();
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
-		struct rebind {
-			const ptespec_kernel_module& k;
-			const ptespec_binding* prev;
-			~rebind() { k.bind(prev); }
-		} guard{k, k.bind(&b)};
+		const rebind guard{k, k.bind(&b)};
 
 		const ptespec_kernel_calls& f = k.calls;
 		const auto nr = static_cast<unsigned>(c.nr);
@@ -559,11 +558,7 @@ private:
 		sym_session s{m, c, 256 * (m.size() + 16), 0, {}, 0, {}};
 		const ptespec_host h = s.host();
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
-		struct rebind {
-			const ptespec_kernel_module& k;
-			const ptespec_binding* prev;
-			~rebind() { k.bind(prev); }
-		} guard{k, k.bind(&b)};
+		const rebind guard{k, k.bind(&b)};
 
 		const ptespec_kernel_calls& f = k.calls;
 		const auto nr = static_cast<unsigned>(c.nr);
@@ -667,6 +662,13 @@ module open_module(const tree& t, const fs::path& file, granule g, bool symbolic
 	return mod;
 }
 
+void open_modules(const tree& t, const built_tree& b, bool symbolic, module out[3])
+{
+	const granule grans[3] = {granule::k4, granule::k16, granule::k64};
+	for (std::size_t g = 0; g < 3; g++)
+		out[g] = open_module(t, b.modules[g], grans[g], symbolic);
+}
+
 } // namespace
 
 strategy& load_tree(const tree_spec& spec, registry& r, const build_options& o)
@@ -674,9 +676,7 @@ strategy& load_tree(const tree_spec& spec, registry& r, const build_options& o)
 	const tree t = open_tree(spec);
 	const built_tree b = build_tree(t, o);
 	module mods[3];
-	const granule grans[3] = {granule::k4, granule::k16, granule::k64};
-	for (std::size_t g = 0; g < 3; g++)
-		mods[g] = open_module(t, b.modules[g], grans[g], false);
+	open_modules(t, b, false, mods);
 	strategy_info info{t.name,
 			   fmt::format("the contpte code of the kernel tree {}{}", t.dir.string(),
 				       t.version.empty() ? "" : " (" + t.version + ")"),
