@@ -141,7 +141,7 @@ fs::path cache_root(const build_options& o)
 }
 
 std::vector<std::string> compile_args(const fs::path& cc, const fs::path& work, const granule_config& g,
-				      const fs::path& out, bool symbolic)
+				      const fs::path& out, bool symbolic, const std::vector<std::string>& defines)
 {
 	const fs::path shim = work / "shim";
 	std::vector<std::string> args{cc.string()};
@@ -173,8 +173,23 @@ std::vector<std::string> compile_args(const fs::path& cc, const fs::path& work, 
 		(shim / "adapter.c").string(),
 		"-o",
 		out.string()};
+	args.insert(args.end(), defines.begin(), defines.end());
 	args.insert(args.end(), rest.begin(), rest.end());
 	return args;
+}
+
+// What the adapter must provide depends on how the tree's headers split
+// the work with the rest of arch/arm64: since 2026 the mm tree's
+// pgtable.h makes __ptep_set_access_flags an inline over fault.c's
+// __ptep_set_access_flags_anysz (with the entry's size), and the adapter
+// then gives that one instead.
+std::vector<std::string> tree_defines(const std::vector<std::pair<std::string, std::string>>& sources)
+{
+	std::vector<std::string> d;
+	for (const auto& [path, text] : sources)
+		if (path.ends_with("asm/pgtable.h") && text.find("__ptep_set_access_flags_anysz") != std::string::npos)
+			d.push_back("-DPTESPEC_TREE_SET_ACCESS_FLAGS_ANYSZ");
+	return d;
 }
 
 pid_t spawn(const std::vector<std::string>& args, const fs::path& log)
@@ -276,6 +291,7 @@ built_tree build_tree(const tree& t, const build_options& o)
 	std::vector<std::pair<std::string, std::string>> sources;
 	for (const std::string& f : tree_files())
 		sources.emplace_back(f, read_file(t.dir / f));
+	const std::vector<std::string> defines = tree_defines(sources);
 	fnv key;
 	key.add(fmt::format("ptespec kernel module abi {}", PTESPEC_KERNEL_ABI));
 	std::error_code ec;
@@ -283,7 +299,7 @@ built_tree build_tree(const tree& t, const build_options& o)
 	key.add(std::to_string(fs::file_size(cc, ec)));
 	key.add(std::to_string(fs::last_write_time(cc, ec).time_since_epoch().count()));
 	for (const granule_config& g : configs)
-		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic))
+		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, defines))
 			key.add(args);
 	// What is compiled: the symbolic build if-converts the tree's files and
 	// the adapter's own generic loops (core-mm's, for a tree without the
@@ -329,7 +345,7 @@ built_tree build_tree(const tree& t, const build_options& o)
 
 	pid_t pids[3];
 	for (std::size_t g = 0; g < 3; g++)
-		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic),
+		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic, defines),
 				work / fmt::format("{}.log", configs[g].name));
 	int status[3] = {0, 0, 0};
 	bool done[3] = {false, false, false};

@@ -169,8 +169,15 @@ uint64_t ptespec_word_ite(uint64_t cond, uint64_t a, uint64_t b)
  * the semantics.
  */
 
-/* fault.c: raise AF, DIRTY and write permission as entry does, atomically. */
+/* fault.c: raise AF, DIRTY and write permission as entry does, atomically.
+ * A tree whose pgtable.h wraps it around the sized form gets that form; the
+ * model's entries are pages, so pgsize is PAGE_SIZE. */
+#ifdef PTESPEC_TREE_SET_ACCESS_FLAGS_ANYSZ
+int __ptep_set_access_flags_anysz(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry,
+				  int dirty, unsigned long pgsize)
+#else
 int __ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry, int dirty)
+#endif
 {
 	const pteval_t grant = PTE_RDONLY | PTE_AF | PTE_WRITE | PTE_DIRTY;
 	pteval_t old, val, want;

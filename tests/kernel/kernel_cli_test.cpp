@@ -238,6 +238,28 @@ TEST(kernel_cli, a_batch_hint_counting_from_the_run_start_fails_per_call)
 	EXPECT_NE(o.out.find("pte_batch_hint(#"), std::string::npos) << o.show();
 }
 
+// The mm tree's pgtable.h of 2026 wraps __ptep_set_access_flags around
+// fault.c's sized form; the adapter then provides that form, and the
+// wrapper is the tree's own.  Before, such a tree was refused as a
+// redefinition.
+TEST(kernel_cli, a_tree_that_wraps_set_access_flags_around_the_sized_form_is_taken)
+{
+	const outcome o = test_edited_tree("anysz", "arch/arm64/include/asm/pgtable.h",
+					   "extern int __ptep_set_access_flags(struct vm_area_struct *vma,\n"
+					   "\t\t\t\t   unsigned long address, pte_t *ptep,\n"
+					   "\t\t\t\t   pte_t entry, int dirty);\n",
+					   "extern int __ptep_set_access_flags_anysz(struct vm_area_struct *vma,\n"
+					   "\t\t\t\t   unsigned long address, pte_t *ptep,\n"
+					   "\t\t\t\t   pte_t entry, int dirty, unsigned long pgsize);\n"
+					   "static inline int __ptep_set_access_flags(struct vm_area_struct *vma,\n"
+					   "\t\t\t\t   unsigned long address, pte_t *ptep,\n"
+					   "\t\t\t\t   pte_t entry, int dirty)\n"
+					   "{\n\treturn __ptep_set_access_flags_anysz(vma, address, ptep, entry, dirty, PAGE_SIZE);\n}\n",
+					   "progress");
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("1 passed, 0 failed"), std::string::npos) << o.show();
+}
+
 TEST(kernel_cli, a_directory_that_is_not_there)
 {
 	expect_one_line_usage_error(run_ptespec({"--kernel", "/nonexistent/linux", "list"}), "not a directory");

@@ -70,6 +70,11 @@ static inline void ptespec_tlb_range(unsigned long start, unsigned long end, uns
 #define local_flush_tlb_contpte(vma, addr) \
 	ptespec_flush_range(ALIGN_DOWN((addr), CONT_PTE_SIZE), ALIGN_DOWN((addr), CONT_PTE_SIZE) + CONT_PTE_SIZE, \
 			    PTESPEC_FLUSH_LOCAL | PTESPEC_FLUSH_LAST_LEVEL | PTESPEC_FLUSH_LEVEL(3))
+/* A kernel range flush invalidates those addresses in every address space,
+ * broadcast and synchronous: for the one table the model has, a range flush
+ * of it.  The mm tree's pgtable.h calls it before a kernel entry is set
+ * again. */
+#define flush_tlb_kernel_range(start, end) ptespec_flush_range((start), (end), 0)
 #define flush_tlb_mm(mm) ptespec_flush_all(0)
 #define flush_tlb_all() ptespec_flush_all(0)
 
