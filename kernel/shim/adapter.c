@@ -171,7 +171,7 @@ uint64_t ptespec_word_ite(uint64_t cond, uint64_t a, uint64_t b)
 
 /* fault.c: raise AF, DIRTY and write permission as entry does, atomically.
  * A tree whose pgtable.h wraps it around the sized form gets that form; the
- * model's entries are pages, so pgsize is PAGE_SIZE. */
+ * model's entries are pages, and any other pgsize fails loudly. */
 #ifdef PTESPEC_TREE_SET_ACCESS_FLAGS_ANYSZ
 int __ptep_set_access_flags_anysz(struct vm_area_struct *vma, unsigned long address, pte_t *ptep, pte_t entry,
 				  int dirty, unsigned long pgsize)
@@ -181,6 +181,11 @@ int __ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address, p
 {
 	const pteval_t grant = PTE_RDONLY | PTE_AF | PTE_WRITE | PTE_DIRTY;
 	pteval_t old, val, want;
+
+#ifdef PTESPEC_TREE_SET_ACCESS_FLAGS_ANYSZ
+	/* A block entry's size would need a flush ptespec does not model: say so. */
+	BUG_ON(pgsize != PAGE_SIZE);
+#endif
 
 	old = pte_val(__ptep_get(ptep));
 	/* Nothing to do when the entry already is what was asked (the tree's pte_same). */
