@@ -151,6 +151,27 @@ TEST(kernel_cli, a_tree_the_symbolic_build_cannot_compile_is_not_proved_and_says
 		<< o.show();
 }
 
+// Two shapes of real pgtable.h files that mix a pte word with a plain
+// integer: `cond ? PTE_NG : 0` (PTE_MAYBE_NG) and a pmd value updated by a
+// pte constant.  C takes both; the symbolic build must too, or the tree is
+// not proved at all.
+TEST(kernel_cli, a_word_beside_a_plain_integer_in_the_trees_headers_still_proves)
+{
+	const fs::path t = copy_tree("mixed");
+	edit(t, "arch/arm64/include/asm/pgtable.h",
+	     "extern int __ptep_set_access_flags(struct vm_area_struct *vma,",
+	     "static inline bool mixed_use_ng(void)\n{\n\treturn true;\n}\n"
+	     "#define PTE_MAYBE_NG\t(mixed_use_ng() ? PTE_NG : 0)\n"
+	     "static inline pmd_t mixed_pmd_mkng(pmd_t pmd)\n{\n\tpmd_val(pmd) |= PTE_MAYBE_NG;\n"
+	     "\tpmd_val(pmd) &= ~PTE_CONT;\n\treturn pmd;\n}\n\n"
+	     "extern int __ptep_set_access_flags(struct vm_area_struct *vma,");
+	const outcome o = run_ptespec({"--kernel", "mixed=" + t.string(), "prove", "--strategy", "mixed", "--granule", "4k",
+				       "--obligation", "exit/batch-cont16"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("exit/batch-cont16"), std::string::npos) << o.show();
+	EXPECT_EQ(o.out.find("not proved"), std::string::npos) << o.show();
+}
+
 // check proves a tree only for the obligations --obligation names.
 TEST(kernel_cli, check_proves_a_tree_for_the_obligations_it_names)
 {

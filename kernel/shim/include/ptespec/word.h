@@ -138,8 +138,11 @@ struct ptespec_word {
 
 	/* if (word): this path's side of word != 0. */
 	explicit operator bool() const { return ptespec_word_decide(ptespec_word_op(PTESPEC_OP_NE, h, ptespec_word_lit(0))) != 0; }
-	/* A plain integer: the value this path gives the word. */
-	template <class T, std::enable_if_t<ptespec_plain_v<T> && !std::is_same_v<T, bool>, int> = 0>
+	/* A plain integer: the value this path gives the word.  Not int: so
+	 * that `c ? word : 0` (arm64's PTE_MAYBE_NG) has one meaning in C++,
+	 * the word, as it has in C; a word meant as an int is cast to another
+	 * integer type first. */
+	template <class T, std::enable_if_t<ptespec_plain_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, int>, int> = 0>
 	operator T() const
 	{
 		return static_cast<T>(ptespec_word_value(h));
@@ -219,6 +222,22 @@ PTESPEC_WORD_ASSIGN(-)
 PTESPEC_WORD_ASSIGN(<<)
 PTESPEC_WORD_ASSIGN(>>)
 #undef PTESPEC_WORD_ASSIGN
+
+/* A plain integer updated by a word takes the word's value on this path
+ * (pmd_val(pmd) &= ~PTE_...: a pmd is no term). */
+#define PTESPEC_PLAIN_ASSIGN(sym)                                                                        \
+	template <class T, std::enable_if_t<ptespec_plain_v<T> && !std::is_same_v<T, bool>, int> = 0>       \
+	static inline T& operator sym##=(T& a, ptespec_word b)                                              \
+	{                                                                                                   \
+		a = static_cast<T>(a sym static_cast<uint64_t>(b));                                         \
+		return a;                                                                                    \
+	}
+PTESPEC_PLAIN_ASSIGN(&)
+PTESPEC_PLAIN_ASSIGN(|)
+PTESPEC_PLAIN_ASSIGN(^)
+PTESPEC_PLAIN_ASSIGN(+)
+PTESPEC_PLAIN_ASSIGN(-)
+#undef PTESPEC_PLAIN_ASSIGN
 
 static inline ptespec_word& operator++(ptespec_word& a)
 {
