@@ -78,8 +78,13 @@ int run_check(const check_cli& c)
 		else if (c.hw.is_default())
 			fmt::print("seed {}{}, {}; proofs: any number of hardware events per gap\n", c.seed, with,
 				   cases_text(grans, c.cases));
+		else if (!c.hw.no_hafdbs)
+			fmt::print("seed {}{}, hardware {}, {}; proofs: on the same hardware, any number of hardware "
+				   "events per gap\n",
+				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
 		else
-			fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model the default hardware only)\n",
+			fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model hardware that manages "
+				   "access/dirty itself)\n",
 				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
 		std::fflush(stdout);
 	}

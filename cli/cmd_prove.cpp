@@ -31,6 +31,7 @@ struct prove_cli {
 	proof_flags proof;
 	bool every_range = false;
 	bool json = false;
+	hardware_options hw;
 };
 
 int run_prove(const prove_cli& p)
@@ -40,6 +41,7 @@ int run_prove(const prove_cli& p)
 	proofs::prove_options o = p.proof.options();
 	if (p.every_range)
 		o.every_range_upto = 32;
+	o.hw = p.hw;
 	// Lines stream as results arrive: a long run shows where it is.
 	auto line = [](const proofs::proof_result& r) {
 		fmt::print("{:<16} {:<44} {:<5} {:<8} {:>8.2f} {:>6}  {}\n", r.strategy.empty() ? "-" : r.strategy,
@@ -90,8 +92,10 @@ int run_prove(const prove_cli& p)
 
 	for (std::size_t k = 0; k < unproved.size(); k++)
 		fmt::print("{:<16} not proved: {} (undecided)\n", unproved[k], why[k]);
-	fmt::print("\nhardware: every entry may take any number of access/write events in every gap "
-		   "(one symbolic slot per entry before each primitive on it and at each call's end)\n");
+	fmt::print("\nhardware: {}; every entry may take any number of access/write events in every gap "
+		   "(one symbolic slot per entry before each primitive on it and at each call's end); the TLB holds "
+		   "what the table maps at each call's begin, and every store is judged against it\n",
+		   to_string(p.hw));
 	for (const auto& r : results) {
 		if (r.verdict == proofs::proof_verdict::proved)
 			continue;
@@ -126,19 +130,23 @@ action define_prove(CLI::App& sub)
 	auto p = std::make_shared<prove_cli>();
 	p->sel.define(sub);
 	p->proof.define(sub);
-	// The symbolic machine keeps no TLB, so a proof could not tell a flush
-	// BBML2 makes unnecessary from one it does not: refused, never a
-	// `proved` that ignored the option.
+	// The symbolic machine keeps the TLB as the checker does (BBML2 and one
+	// CPU change what it may hold), but its hardware slots are the MMU's
+	// own access/dirty updates: without HAFDBS refused, never a `proved`
+	// that ignored the option.
 	add_once(
 		sub, "--hardware",
-		[](const std::string& t) {
+		[p](const std::string& t) {
 			const hardware_options hw = parse_hardware("--hardware", t);
-			if (!hw.is_default())
-				throw usage_error(fmt::format("--hardware '{}': the proofs model the default hardware only; "
-							      "expected default (test, check, explore, cost, demo and report take {})",
+			if (hw.no_hafdbs)
+				throw usage_error(fmt::format("--hardware '{}': the proofs model hardware that manages "
+							      "access/dirty itself; expected default, bbml2 or one-cpu "
+							      "(test, check, explore, cost, demo and report take {})",
 							      t, t));
+			p->hw = hw;
 		},
-		"the hardware to model: only default (the proofs do not model the others yet)", "LIST");
+		"the hardware to model: default, or bbml2 and one-cpu, comma-separated (no-hafdbs is not proved)",
+		"LIST");
 	sub.add_flag("--every-range", p->every_range,
 		     "batch-or over every (start, length) of two runs at CONT_PTES 16 and 32 (default: the run-edge "
 		     "starts and ends)");

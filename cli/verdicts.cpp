@@ -89,13 +89,15 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 			       const mm::caller& via, bool mprotect)
 {
 	verdict_table t;
-	const bool prove = hw.is_default() && &via == &mm::core_mm();
+	const bool prove = !hw.no_hafdbs && &via == &mm::core_mm();
+	proofs::prove_options po = o;
+	po.hw = hw;
 	std::vector<strategy*> proved;
 	for (strategy* s : strategies)
 		if (prove && proves(*s, o))
 			proved.push_back(s);
 	if (prove)
-		t.proofs = proofs::prove_all(proved, grans, o, {}, progress);
+		t.proofs = proofs::prove_all(proved, grans, po, {}, progress);
 	const std::size_t total = grans.size() * strategies.size() * all_properties.size();
 	for (granule g : grans)
 		for (strategy* s : strategies)
@@ -117,7 +119,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 						    provable ? proofs::proof_word(t.proofs, *s, g, p, mprotect) : "");
 				c.sampled_only = !provable;
 				if (provable && c.test.v == verdict::fails && !c.test.ce.breach)
-					c.agreement = agreement_of(*s, g, c.test, o);
+					c.agreement = agreement_of(*s, g, c.test, po);
 				if (c.proof == "partly proved")
 					c.proof_covers = proofs::proof_coverage(t.proofs, *s, g, p, mprotect);
 				t.counts[static_cast<int>(c.out)]++;
@@ -148,7 +150,7 @@ std::string legend(const std::set<std::string>& used)
 		{"sampled only", "no proof was attempted -- a kernel tree is proved only for the obligations "
 				 "--obligation names (its symbolic build branches per entry on a run's flags, so most "
 				 "default obligations would end undecided), a strategy whose symbolic build failed not at "
-				 "all, and the proofs model the default hardware and core-mm's calls only: the cell is the "
+				 "all, and the proofs model neither hardware without HAFDBS nor callers other than core-mm: the cell is the "
 				 "sampled verdict alone"},
 	};
 	std::string out = "legend:\n";

@@ -93,6 +93,26 @@ int answer_folio(const std::vector<folio_extent>& folios, std::uint64_t pfn, std
 	return 1;
 }
 
+// ptespec_host::flush on machine M (the concrete one or the proofs'): the
+// shim's flags as the model's flush flags.  The shim's last-level hint
+// changes nothing the model holds (it keeps no walk caches); a level hint
+// is recorded only when it is not a pte's (flush_level).
+template <class M>
+void flush_on(M& m, int kind, std::size_t first, std::size_t nr, unsigned flags)
+{
+	const int level = PTESPEC_FLUSH_LEVEL_OF(flags);
+	const unsigned f = ((flags & PTESPEC_FLUSH_LOCAL) ? flush_local : 0u) |
+			   ((flags & PTESPEC_FLUSH_NOSYNC) ? flush_nosync : 0u) |
+			   flush_stride(PTESPEC_FLUSH_STRIDE_OF(flags)) |
+			   (level >= 0 ? flush_level(static_cast<unsigned>(level)) : 0u);
+	if (kind == PTESPEC_FLUSH_PAGE)
+		m.flush_tlb_page(first, f);
+	else if (kind == PTESPEC_FLUSH_RANGE)
+		m.flush_tlb_range(first, nr, f);
+	else
+		m.flush_tlb_all(f);
+}
+
 // One call of the tree's code on machine M: the host functions the module
 // calls back, and the primitive budget that stands for "never returns".
 template <class M>
@@ -140,20 +160,7 @@ struct session {
 	{
 		session& s = of(ctx);
 		s.tick();
-		// The shim's last-level hint changes nothing the model holds (it
-		// keeps no walk caches); a level hint is recorded only when it is
-		// not a pte's (flush_level).
-		const int level = PTESPEC_FLUSH_LEVEL_OF(flags);
-		const unsigned f = ((flags & PTESPEC_FLUSH_LOCAL) ? flush_local : 0u) |
-				   ((flags & PTESPEC_FLUSH_NOSYNC) ? flush_nosync : 0u) |
-				   flush_stride(PTESPEC_FLUSH_STRIDE_OF(flags)) |
-				   (level >= 0 ? flush_level(static_cast<unsigned>(level)) : 0u);
-		if (kind == PTESPEC_FLUSH_PAGE)
-			s.m.flush_tlb_page(first, f);
-		else if (kind == PTESPEC_FLUSH_RANGE)
-			s.m.flush_tlb_range(first, nr, f);
-		else
-			s.m.flush_tlb_all(f);
+		flush_on(s.m, kind, first, nr, flags);
 	}
 	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
 	{
@@ -245,17 +252,11 @@ struct sym_session {
 		const z3::expr e = s.term(expected), d = s.term(desired);
 		return s.handle(s.m.atomic_update(i, [&](const z3::expr& old) { return z3::ite(old == e, d, old); }));
 	}
-	// No TLB is kept by the proofs' machine: a flush is a scheduling point.
-	static void flush(void* ctx, int kind, std::size_t first, std::size_t nr, unsigned)
+	static void flush(void* ctx, int kind, std::size_t first, std::size_t nr, unsigned flags)
 	{
 		sym_session& s = of(ctx);
 		s.tick();
-		if (kind == PTESPEC_FLUSH_PAGE)
-			s.m.flush_tlb_page(first);
-		else if (kind == PTESPEC_FLUSH_RANGE)
-			s.m.flush_tlb_range(first, nr);
-		else
-			s.m.flush_tlb_all();
+		flush_on(s.m, kind, first, nr, flags);
 	}
 	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
 	{
@@ -387,9 +388,8 @@ struct sym_session {
 		h.warn = warn;
 		h.word_pure = word_pure;
 		h.word_ite = word_ite;
-		// The proofs model the default hardware (symbolic_machine::features).
-		h.features[PTESPEC_FEATURE_HAFDBS] = 1;
-		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = 0;
+		h.features[PTESPEC_FEATURE_HAFDBS] = m.features().no_hafdbs ? 0 : 1;
+		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = m.features().bbml2_noabort ? 1 : 0;
 		h.word_lit = word_lit;
 		h.word_op = word_op;
 		h.word_decide = word_decide;

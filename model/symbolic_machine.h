@@ -37,10 +37,21 @@
 //     the previous call's end slot, that slot stands for this call's gaps
 //     too and no new one is made (end_call's `carried`).  In a teardown of
 //     n entries this turns n^2 end slots into n.
+//
+// The TLB, as model/tlb.h keeps it for the checker, over terms: per entry
+// what some CPU may still hold (0: nothing), so every store of a valid value
+// is judged for break-before-make where it happens, flush flags (local,
+// without DSB, stride, level) and BBML2 included.  A call begins with the
+// TLB holding exactly what its table maps: whatever earlier calls changed
+// was invalidated by their callers before this call (tlb_finish_mmu, the
+// flush of ptep_clear_flush) -- a call's own stale translations it must
+// deal with itself, and that is what is judged.  A hardware event updates
+// the cached value as it updates the entry (the MMU caches what it wrote).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -102,18 +113,22 @@ public:
 	using word = z3::expr;
 	using boolean = z3::expr;
 
-	symbolic_machine(z3::context& ctx, geometry geo, std::vector<z3::expr> initial, branch_oracle& oracle)
-		: ctx_(ctx), geo_(geo), table_(std::move(initial)), oracle_(oracle)
+	symbolic_machine(z3::context& ctx, geometry geo, std::vector<z3::expr> initial, branch_oracle& oracle,
+			 hardware_options hw = {})
+		: ctx_(ctx), geo_(geo), table_(std::move(initial)), oracle_(oracle), features_(hw),
+		  well_formed_(ctx.bool_val(true))
 	{
 		taken_.assign(table_.size(), ctx_.bv_val(0, 64));
+		for (const z3::expr& e : table_)
+			cached_.push_back(mapped(e));
 	}
 
 	const geometry& geo() const { return geo_; }
 	std::size_t size() const { return table_.size(); }
 	z3::context& ctx() const { return ctx_; }
-	// The proofs model the default hardware only: no TLB is kept here, so a
-	// flush BBML2 lets a strategy skip would change nothing they could judge.
-	hardware_options features() const { return {}; }
+	// What the CPU supports, as the kernel's system_supports_*() tests ask
+	// (the proofs model HAFDBS hardware: no_hafdbs is never set here).
+	const hardware_options& features() const { return features_; }
 
 	// --- the primitives ---
 
@@ -146,13 +161,12 @@ public:
 		return old;
 	}
 
-	// A TLB invalidation changes no landing (see the header comment): it
-	// only counts as a scheduling point.
-	// No TLB is kept here (above), so how far a flush reaches changes
-	// nothing the proofs judge.
-	void flush_tlb_page(std::size_t i, unsigned /*flags*/ = 0) { flush(i, 1); }
-	void flush_tlb_range(std::size_t first, std::size_t nr, unsigned /*flags*/ = 0) { flush(first, nr); }
-	void flush_tlb_all(unsigned /*flags*/ = 0) { flush(0, table_.size()); }
+	// A TLB invalidation changes no landing (see the header comment); it is
+	// a scheduling point, and it drops what the TLB holds for the entries
+	// it reaches, if it reaches every CPU and completes (model/tlb.h).
+	void flush_tlb_page(std::size_t i, unsigned flags = 0) { flush(i, 1, flags); }
+	void flush_tlb_range(std::size_t first, std::size_t nr, unsigned flags = 0) { flush(first, nr, flags); }
+	void flush_tlb_all(unsigned flags = 0) { flush(0, table_.size(), flags); }
 
 	bool branch(const z3::expr& c) { return oracle_.take(oracle_.normal(c)); }
 	z3::expr lit(std::uint64_t v) const { return ctx_.bv_val(v, 64); }
@@ -181,6 +195,21 @@ public:
 	// With hardware off no slot is created (the helper algebra, dry runs).
 	void set_hardware(bool on) { hw_ = on; }
 	const std::vector<z3::expr>& table() const { return table_; }
+	// Per entry, what some CPU's TLB may hold (0: nothing).
+	const std::vector<z3::expr>& cached() const { return cached_; }
+	// Every store so far kept break-before-make (the checker's
+	// well-formed at a store, model/tlb.h): a CONT change between valid
+	// values only after an invalidation that dropped the old translation
+	// everywhere -- or, under BBML2, between values that translate alike;
+	// and after each store of a valid value, `run_shape` (set_run_shape)
+	// held of its run.
+	const z3::expr& stores_well_formed() const { return well_formed_; }
+	// What a run must be after a store of a valid value into it, given the
+	// table and the stored entry (none: nothing asked).
+	void set_run_shape(std::function<z3::expr(const std::vector<z3::expr>&, std::size_t)> f)
+	{
+		run_shape_ = std::move(f);
+	}
 	const std::vector<sym_event>& events() const { return events_; }
 	// Per entry: the valid value the current call took out of it (0: none),
 	// as the checker's batch-or judgement counts it.
@@ -205,13 +234,16 @@ public:
 	// Goes on with the call from where an earlier part of it left the
 	// table (the prover runs core-mm's generic batch loop one entry per
 	// part, impl/generic.h): gaps count from this part's start, slots are
-	// named by the part, and `taken` is what the earlier parts took.
-	void resume(std::size_t part, std::vector<z3::expr> taken)
+	// named by the part, `taken` is what the earlier parts took and
+	// `cached` what they left in the TLB (empty: the first part).
+	void resume(std::size_t part, std::vector<z3::expr> taken, std::vector<z3::expr> cached)
 	{
 		part_ = part;
-		if (taken.size() != table_.size())
-			throw internal_error("symbolic machine: resumed with a taken vector of the wrong size");
+		if (taken.size() != table_.size() || (!cached.empty() && cached.size() != table_.size()))
+			throw internal_error("symbolic machine: resumed with a taken or cached vector of the wrong size");
 		taken_ = std::move(taken);
+		if (!cached.empty())
+			cached_ = std::move(cached);
 	}
 	// Primitives so far in this part.
 	std::size_t gaps() const { return gap_; }
@@ -271,19 +303,48 @@ private:
 		return oracle_.normal(pte_cont(table_[j])).is_false();
 	}
 
-	void flush(std::size_t first, std::size_t nr)
+	void flush(std::size_t first, std::size_t nr, unsigned flags)
 	{
 		if (nr == 0)
 			return;
 		if (first + nr > table_.size() || first + nr < first)
 			throw strategy_fault(true, first, nr, table_.size());
 		gap_++;
+		// What tlb_shadow::flush drops, over terms.
+		if ((flags & flush_nosync) || ((flags & flush_local) && !features_.one_cpu))
+			return;
+		for (std::size_t i = first - first % (std::size_t{1} << flush_stride_log2(flags)); i < first + nr; i++)
+			if (flush_reaches(i, first, nr, flags))
+				cached_[i] = mapped(table_[i]);
+	}
+
+	// What a TLB may cache of entry value e: e if valid, else nothing.
+	z3::expr mapped(const z3::expr& e) const
+	{
+		std::uint64_t v = 0;
+		if (e.is_numeral() && e.is_numeral_u64(v))
+			return ctx_.bv_val(pte_valid(v) ? v : 0, 64);
+		return z3::ite(pte_valid(e), e, ctx_.bv_val(0, 64));
 	}
 
 	void store(std::size_t i, const z3::expr& v)
 	{
 		const z3::expr old = table_[i];
 		table_[i] = v;
+		// tlb_shadow::store: a valid value whose CONT differs from what
+		// may be cached needs the cached translation gone, or under
+		// BBML2 the two translating alike.
+		std::uint64_t nv = 0;
+		if (!(v.is_numeral() && v.is_numeral_u64(nv) && !pte_valid(nv))) {
+			const z3::expr c = cached_[i];
+			z3::expr ok = c == ctx_.bv_val(0, 64) || pte_cont(c) == pte_cont(v);
+			if (features_.bbml2_noabort)
+				ok = ok || pte_same_mapping(c, v);
+			if (run_shape_)
+				ok = ok && run_shape_(table_, i);
+			well_formed_ = well_formed_ && z3::implies(pte_valid(v), ok);
+			cached_[i] = z3::ite(pte_valid(v), v, c);
+		}
 		// The checker's "taken": the last valid value a store made invalid;
 		// a valid store puts it back.
 		taken_[i] = z3::ite(pte_valid(v), ctx_.bv_val(0, 64),
@@ -311,6 +372,7 @@ private:
 		const z3::expr wr = ctx_.bool_const((name + ".write").c_str());
 		const z3::expr fired = on && pte_valid(e) && (!wr || pte_write(e));
 		table_[j] = z3::ite(fired, hw_update(e, wr), e);
+		cached_[j] = z3::ite(fired, table_[j], cached_[j]);
 		events_.push_back({call_, gap_, j, part_, on, wr, fired, pte_cont(e)});
 	}
 
@@ -339,6 +401,10 @@ private:
 	std::vector<folio_extent> folios_;
 	std::optional<z3::expr> argument_;
 	branch_oracle& oracle_;
+	hardware_options features_;
+	std::vector<z3::expr> cached_;
+	z3::expr well_formed_;
+	std::function<z3::expr(const std::vector<z3::expr>&, std::size_t)> run_shape_;
 	std::vector<sym_event> events_;
 	std::vector<std::size_t> seq_;
 	std::size_t seq_call_ = ~std::size_t{0};

@@ -28,7 +28,7 @@ z3::expr first_valid(const std::vector<z3::expr>& t, std::size_t first, std::siz
 
 } // namespace
 
-z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
+z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first, bool with_write)
 {
 	z3::context& ctx = t.front().ctx();
 	const std::size_t last = std::min(first + geo.cont_ptes, t.size());
@@ -52,7 +52,8 @@ z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, st
 	const z3::expr write0 = first_valid(t, first, last, zero, write);
 	z3::expr alike = (base0 & ctx.bv_val(geo.cont_ptes - 1, 64)) == zero;
 	for (std::size_t k = first; k < last; k++)
-		alike = alike && z3::implies(pte_valid(t[k]), base(k) == base0 && attrs(k) == attrs0 && write(k) == write0);
+		alike = alike && z3::implies(pte_valid(t[k]), base(k) == base0 && attrs(k) == attrs0 &&
+							     (!with_write || write(k) == write0));
 	return z3::implies(any_cont, !any_plain && alike);
 }
 

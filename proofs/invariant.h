@@ -56,8 +56,13 @@
 
 namespace ptespec::proofs {
 
-// (shape) for the run that starts at entry `first` of t.
-z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
+// (shape) for the run that starts at entry `first` of t.  `with_write`:
+// its valid entries agree on write permission too, which the checker asks
+// at a call's end only (in the middle of a call a run is repainted entry
+// by entry, wrprotect_ptes' included); without it, what the checker asks
+// after every store of a valid value.
+z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first,
+			 bool with_write = true);
 
 // (shape) for every run of t.
 z3::expr runs_well_formed(const std::vector<z3::expr>& t, const geometry& geo);

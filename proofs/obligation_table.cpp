@@ -38,7 +38,10 @@ void add_step_families(std::vector<obligation_family>& table)
 		// reach the whole run) counts as pending again, so a report of
 		// it passes.  The seq/ obligations follow the ledger call by call
 		// and do speak for precise.
-		sc.properties = {property::isolation, property::no_loss};
+		// well-formed is claimed at every store of the call (break-
+		// before-make against the TLB, the store's run misprogrammed
+		// nowhere) and of every run at its end: all the checker judges.
+		sc.properties = {property::isolation, property::no_loss, property::well_formed};
 		if (sem.reports)
 			sc.properties.push_back(property::per_call);
 		if (sem.batch)

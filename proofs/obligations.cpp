@@ -581,6 +581,8 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 		if (!inside(p))
 			same = same && z3::ite(pte_valid(q[p]), pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
 	claims.push_back({property::isolation, same, {}});
+	if (st.stores_well_formed)
+		claims.push_back({property::well_formed, *st.stores_well_formed, {}});
 	const std::optional<z3::expr> value = w.argument(st.ordinal);
 	z3::expr granted = ctx.bool_val(true);
 	for (std::size_t p = 0; p < t.size(); p++)
@@ -644,6 +646,12 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 // with any number of hardware events in every gap, one call C of the kind
 // satisfies
 //   (shape)     every run is well formed at C's end           (well-formed)
+//   break-before-make: every store of C that changes an entry's CONT
+//               between valid values does so after an invalidation that
+//               dropped the old translation from every CPU's TLB (or,
+//               under BBML2, the two translate alike), the TLB holding at
+//               C's begin what the table maps (symbolic_machine.h)
+//                                                             (well-formed)
 //   (ledger)    every flag pending for a mapped page after C -- those the
 //               value of C brings included -- is visible to the reference
 //               read of the page                              (per-call)
@@ -880,8 +888,10 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 	if (p != property::per_call && p != property::no_loss && p != property::batch_or && p != property::progress)
 		return {outside, fmt::format("{} is judged during a call or on later calls, not by one call's claims",
 					     to_string(p))};
-	if (!h.hw.is_default())
-		return {outside, "the proofs model the default hardware only"};
+	if (h.hw.no_hafdbs)
+		return {outside, "the proofs model hardware that manages access/dirty itself"};
+	if (h.hw != o.hw)
+		return {outside, "the proofs ran on other hardware than the sampled case"};
 	// Replay into the checker, keeping each open call's table and the
 	// pending flags at its begin, and the first call whose end shows p
 	// violated.

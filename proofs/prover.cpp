@@ -12,6 +12,7 @@
 #include "proofs/engine/ground.h"
 #include "proofs/engine/path_oracle.h"
 #include "proofs/engine/path_solver.h"
+#include "proofs/invariant.h"
 
 namespace ptespec::proofs {
 
@@ -84,7 +85,8 @@ struct path_run {
 	// The decisions it took, in order: the outcome and the literal that
 	// holds on this path (the condition or its negation).
 	std::vector<std::pair<bool, z3::expr>> decisions;
-	std::vector<z3::expr> table, taken;
+	std::vector<z3::expr> table, taken, cached;
+	z3::expr stores_well_formed;	// symbolic_machine::stores_well_formed
 	sym_call_result result;
 	std::vector<sym_event> events;
 	std::size_t gaps = 0;	// primitives it made
@@ -223,6 +225,7 @@ struct part_spec {
 	std::size_t index = 0;
 	bool last = true;
 	std::vector<z3::expr> taken;	// empty: a fresh call
+	std::vector<z3::expr> cached;	// the TLB part k-1 left (with taken)
 };
 
 // Runs one part of call `c` from `table` on every feasible path
@@ -255,7 +258,10 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		path_oracle::alternative next = std::move(todo.back());
 		todo.pop_back();
 		path_oracle oracle(paths, std::move(next));
-		symbolic_machine m(ctx, w.geo, table, oracle);
+		symbolic_machine m(ctx, w.geo, table, oracle, o.hw);
+		m.set_run_shape([&w](const std::vector<z3::expr>& t, std::size_t i) {
+			return run_well_formed(t, w.geo, w.geo.run_start(i), false);
+		});
 		m.set_folios(w.folios);
 		m.set_call_ordinal(ordinal);
 		m.set_argument(w.argument(ordinal));
@@ -264,7 +270,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		try {
 			m.begin_call(c.index, range_end(c) - c.index);
 			if (!part.taken.empty())
-				m.resume(part.index, part.taken);
+				m.resume(part.index, part.taken, part.cached);
 			res = strat.invoke(m, part.run);
 			gaps = m.gaps();
 			if (part.last)
@@ -290,7 +296,8 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 			continue;
 		for (std::size_t j = 0; j < used.size(); j++)
 			used[j] = used[j] || m.used()[j];
-		path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), *res, m.events(), gaps};
+		path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), m.cached(), m.stores_well_formed(),
+			     *res, m.events(), gaps};
 		std::size_t lit = 0;
 		for (const path_oracle::step& st : oracle.taken()) {
 			if (!st.decision)
@@ -313,7 +320,9 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 	for (std::size_t j = 0; j < table.size(); j++) {
 		st.after.push_back(tree.join([&](std::size_t k) { return runs[k].table[j]; }));
 		st.taken.push_back(tree.join([&](std::size_t k) { return runs[k].taken[j]; }));
+		st.cached.push_back(tree.join([&](std::size_t k) { return runs[k].cached[j]; }));
 	}
+	st.stores_well_formed = tree.join([&](std::size_t k) { return runs[k].stores_well_formed; });
 	st.result.pte = join_result(tree, runs, &sym_call_result::pte);
 	st.result.young = join_result(tree, runs, &sym_call_result::young);
 	st.result.changed = join_result(tree, runs, &sym_call_result::changed);
@@ -358,9 +367,11 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 	whole.before = table;
 	std::vector<z3::expr> now = table;
 	std::vector<z3::expr> taken(table.size(), ctx.bv_val(0, 64));
+	std::vector<z3::expr> cached;
+	whole.stores_well_formed = ctx.bool_val(true);
 	for (std::size_t k = 0; k < c.nr; k++) {
 		part_spec part{call{call_kind::ptep_get_and_clear_full, c.index + k, 1, c.full, 0, 0}, k,
-			       k + 1 == c.nr, taken};
+			       k + 1 == c.nr, taken, cached};
 		// The last part's end slots: entries the earlier parts used end
 		// the call with a slot of their own.
 		std::vector<bool> still = carried;
@@ -377,6 +388,8 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 		}
 		now = st.after;
 		taken = st.taken;
+		cached = st.cached;
+		whole.stores_well_formed = *whole.stores_well_formed && *st.stores_well_formed;
 		whole.paths += st.paths;
 		whole.events.insert(whole.events.end(), st.events.begin(), st.events.end());
 		whole.trace.insert(whole.trace.end(), st.trace.begin(), st.trace.end());
@@ -389,6 +402,7 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 	}
 	whole.after = now;
 	whole.taken = taken;
+	whole.cached = cached;
 	return hand_on(std::move(whole));
 }
 
@@ -689,6 +703,7 @@ void case_batch::refute_by_fault(const call& c, const strategy_fault& fault, con
 			continue;
 		}
 		g.g.into->ce = *ce;
+		g.g.into->ce->hw = o_.hw;
 		g.verdict = proof_verdict::refuted;
 	}
 }
@@ -907,6 +922,7 @@ bool case_batch::refuted_by(const z3::model& mdl, goal_state& gs) const
 		scenario sc;
 		sc.calls = c.calls;
 		gs.g.into->ce = extract(mdl, c.world, sc, c.trace, mine, c.parts);
+		gs.g.into->ce->hw = o_.hw;
 		gs.verdict = proof_verdict::refuted;
 		return true;
 	}

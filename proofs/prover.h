@@ -85,6 +85,10 @@ struct sym_step {
 	std::vector<z3::expr> before, after;	// the table at call begin and end
 	sym_call_result result;
 	std::vector<z3::expr> taken;	// symbolic_machine::taken() at call end
+	// What the TLB may hold at call end (symbolic_machine::cached()), and
+	// whether every store of the call kept break-before-make.
+	std::vector<z3::expr> cached;
+	std::optional<z3::expr> stores_well_formed;
 	// This call's hardware slots, one per distinct slot, each fired only on
 	// the paths that have it: what the ledgers count.
 	std::vector<sym_event> events;
@@ -124,6 +128,7 @@ struct ce_event {
 
 struct counterexample {
 	geometry geo;
+	hardware_options hw;	// what the proof ran on, so the replay runs on it
 	std::vector<folio_extent> folios;
 	std::vector<std::uint64_t> initial;
 	std::vector<call> calls;
@@ -153,6 +158,10 @@ struct proof_result {
 
 struct prove_options {
 	unsigned timeout_ms = 60000;	// per solver call
+	// The hardware the strategies run on (symbolic_machine::features):
+	// BBML2 and one CPU change what the TLB keeps; no_hafdbs is refused
+	// (the machine's events are the MMU's own updates).
+	hardware_options hw;
 	// A bit-level question is first given this long with one solver, then
 	// timeout_ms with another (prover.cpp, case_batch::flush).
 	unsigned quick_solve_ms = 2000;

@@ -55,11 +55,11 @@ replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 	const geometry& geo = ce.geo;
 	const std::vector<folio_extent>& folios = ce.folios;
 	replay_outcome out;
-	machine m(geo, ce.initial.size());
+	machine m(geo, ce.initial.size(), ce.hw);
 	for (std::size_t k = 0; k < ce.initial.size(); k++)
 		m.poke(k, ce.initial[k]);
 	m.set_folios(folios);
-	checker chk(geo, folios, ce.initial);
+	checker chk(geo, folios, ce.initial, ce.hw);
 	exact_hardware hw(ce.events);
 	m.set_observer(&chk);
 	m.set_hardware(&hw);

@@ -41,18 +41,26 @@ TEST(cli_test_cmd, explore_under_bbml2_names_it_and_mainline_holds)
 	EXPECT_NE(o.out.find("explore mainline at 4k, hardware bbml2 "), std::string::npos) << o.out;
 }
 
-// The proofs model the default hardware only: under bbml2 check proves
-// nothing and says so, and every cell is its sampled verdict.
-TEST(cli_test_cmd, check_under_bbml2_gives_sampled_verdicts_only)
+// The proofs model hardware that manages access/dirty itself: without
+// HAFDBS check proves nothing and says so, and every cell is its sampled
+// verdict; under bbml2 the proofs run on the same hardware.
+TEST(cli_test_cmd, check_without_hafdbs_gives_sampled_verdicts_only_and_under_bbml2_proves)
 {
-	const outcome o =
-		run_ptespec({"check", "--strategy", "mainline", "--cases", "50", "--hardware", "bbml2", "--json"});
+	const outcome o = run_ptespec({"check", "--strategy", "mainline", "--cases", "50", "--granule", "4k",
+				       "--hardware", "no-hafdbs", "--json"});
 	EXPECT_EQ(o.status, 0) << o.show();
 	const auto j = nlohmann::json::parse(o.out);
-	EXPECT_EQ(j.at("hardware"), "bbml2");
+	EXPECT_EQ(j.at("hardware"), "no-hafdbs");
 	EXPECT_TRUE(j.at("proofs").empty());
 	for (const auto& cell : j.at("results"))
 		EXPECT_TRUE(cell.at("proof").is_null()) << cell.dump();
+
+	const outcome b = run_ptespec({"check", "--strategy", "mainline", "--cases", "50", "--granule", "4k",
+				       "--hardware", "bbml2"});
+	EXPECT_EQ(b.status, 0) << b.show();
+	EXPECT_NE(b.out.find("hardware bbml2, 50 cases per pair; proofs: on the same hardware"), std::string::npos)
+		<< b.out;
+	EXPECT_NE(b.out.find("holds+partly"), std::string::npos) << b.out;
 }
 
 TEST(cli_test_cmd, a_failing_pair_exits_1_with_a_counterexample_and_its_reproduce_line)

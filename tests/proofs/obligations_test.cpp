@@ -15,6 +15,7 @@
 #include "impl/mainline.h"
 #include "tests/impl/cont_without_valid.h"
 #include "tests/impl/mapping_controls.h"
+#include "tests/impl/tlb_controls.h"
 #include "tests/impl/wrprotect_first_run_only.h"
 #include "tests/impl/clean_without_rdonly.h"
 #include "tests/impl/young_first_entry_fast_path.h"
@@ -640,6 +641,50 @@ TEST(proofs, set_ptes_and_the_commit_are_proved_and_their_mistakes_refuted_from_
 	// The start's young and dirty, handed over in the value, are dropped.
 	auto keep = make_strategy<prot_commit_keeping_table_flags>("prot-commit-table-flags", "negative control", "test");
 	EXPECT_EQ(refuted_and_confirmed(*keep, "step/modify_prot_commit_ptes-cont16", o), property::no_loss);
+}
+
+// The TLB over terms: every store of a step/ call is judged for
+// break-before-make against what some CPU may still cache, and for the run
+// it lands in.  The unfold of the first run, at entry 0, shows each control
+// (the convert's invalidation reaching this CPU only, or one page per run;
+// the run repainted entry by entry, each entry with its own break-before-
+// make); before the proofs kept a TLB, all three were proved.
+TEST(proofs, every_store_of_a_step_call_is_judged_against_the_tlb)
+{
+	prove_options o = quick();
+	o.range_first = 0;
+	o.range_nr = 1;
+	const std::string name = "step/contpte_try_unfold-cont16";
+	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
+	auto local = make_strategy<controls::convert_flushing_locally>("convert-local-flush", "negative control", "test");
+	EXPECT_EQ(refuted_and_confirmed(*local, name, o), property::well_formed);
+	auto stride = make_strategy<controls::convert_flushing_by_run>("convert-run-stride-flush", "negative control",
+								       "test");
+	EXPECT_EQ(refuted_and_confirmed(*stride, name, o), property::well_formed);
+	auto by_entry = make_strategy<controls::convert_entry_by_entry>("convert-entry-by-entry", "negative control",
+									"test");
+	EXPECT_EQ(refuted_and_confirmed(*by_entry, name, o), property::well_formed);
+	// With one CPU a local invalidation is every TLB there is.
+	o.hw.one_cpu = true;
+	EXPECT_EQ(prove_named(*local, granule::k4, name, o).verdict, proof_verdict::proved);
+}
+
+// Under BBML2 mainline's convert skips the invalidation and is proved; an
+// unfold that also write-protects, skipping it the same way, leaves a
+// writable CONT translation beside the read-only repaint: refuted, and the
+// replay runs on the same hardware.
+TEST(proofs, under_bbml2_only_a_repaint_that_translates_alike_may_skip_the_invalidation)
+{
+	prove_options o = quick();
+	o.range_first = 0;
+	o.range_nr = 2;	// one entry goes to contpte_try_unfold, not the batch call
+	o.hw.bbml2_noabort = true;
+	const std::string name = "step/wrprotect_ptes-cont16";
+	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
+	auto fused = make_strategy<controls::unfold_wrprotecting>("unfold-wrprotecting", "negative control", "test");
+	EXPECT_EQ(refuted_and_confirmed(*fused, name, o), property::well_formed);
+	o.hw = {};
+	EXPECT_EQ(prove_named(*fused, granule::k4, name, o).verdict, proof_verdict::proved);
 }
 
 // Sequences of two calls from the empty table assume no invariant.  The

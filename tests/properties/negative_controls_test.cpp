@@ -21,6 +21,7 @@
 #include "properties/runner.h"
 #include "tests/impl/cont_without_valid.h"
 #include "tests/impl/mapping_controls.h"
+#include "tests/impl/tlb_controls.h"
 #include "tests/impl/wrprotect_first_run_only.h"
 #include "tests/impl/clean_without_rdonly.h"
 #include "tests/impl/young_first_entry_fast_path.h"
@@ -28,6 +29,14 @@
 
 namespace ptespec {
 namespace {
+
+using controls::convert_entry_by_entry;
+using controls::convert_flushing_at_pmd_level;
+using controls::convert_flushing_by_run;
+using controls::convert_flushing_locally;
+using controls::convert_flushing_without_sync;
+using controls::no_bbm;
+using controls::unfold_wrprotecting;
 
 // ptep_get tests CONT without VALID (tests/impl/cont_without_valid.h), and
 // set_ptes strips CONT only from present values, so a swap entry whose
@@ -44,22 +53,6 @@ struct cont_without_valid : controls::ptep_get_cont_without_valid<M, cont_withou
 			return;
 		}
 		mainline_ops<M, cont_without_valid<M>>::set_ptes(m, i, pte, nr);
-	}
-};
-
-// Fold and unfold without the TLB invalidation between clear and rewrite:
-// well-formed (break-before-make).
-template <class M>
-struct no_bbm : mainline_ops<M, no_bbm<M>> {
-	using W = typename M::word;
-	void contpte_convert(M& m, std::size_t i, W pte)
-	{
-		const geometry& g = m.geo();
-		const std::size_t first = g.run_start(i);
-		pte = pfn_pte(pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1}), pte_pgprot(pte, g), g);
-		for (std::size_t k = 0; k < g.cont_ptes; k++)
-			pte = pte_or_flags(pte, this->self().__ptep_get(m, first + k));
-		this->self().__set_ptes(m, first, pte, g.cont_ptes);
 	}
 };
 
@@ -257,97 +250,6 @@ struct get_and_clear_valid_flags_only : mainline_ops<M, get_and_clear_valid_flag
 	}
 };
 
-// Fork write-protects a run it covers only in part by unfolding it, then
-// write-protecting the covered entries one by one; this one saves the
-// second pass by repainting the covered entries read-only in the unfold
-// itself.  With the invalidation between clear and repaint that is a
-// legal break-before-make.  Where the CPU has BBML2 without conflict aborts
-// it skips the invalidation, as mainline's contpte_convert does -- but that
-// is legal only for a repaint that translates as the old entry did: here a
-// CPU may go on writing through the stale writable CONT translation of a
-// page fork just made read-only: well-formed, only with BBML2.
-template <class M>
-struct unfold_wrprotecting : mainline_ops<M, unfold_wrprotecting<M>> {
-	using W = typename M::word;
-	void contpte_wrprotect_ptes(M& m, std::size_t i, std::size_t nr)
-	{
-		const geometry& g = m.geo();
-		if (!g.run_aligned(i) || nr < g.cont_ptes)
-			unfold_wrprotecting_range(m, i, i, i + nr);
-		if (!g.run_aligned(i + nr))
-			unfold_wrprotecting_range(m, i + nr - 1, i, i + nr);
-		this->self().__wrprotect_ptes(m, i, nr);
-	}
-	// Unfolds the run holding `at`, repainting [lo, hi) read-only.
-	void unfold_wrprotecting_range(M& m, std::size_t at, std::size_t lo, std::size_t hi)
-	{
-		const geometry& g = m.geo();
-		const W orig = this->self().__ptep_get(m, at);
-		if (!m.branch(pte_valid_cont(orig)))
-			return;
-		const std::size_t first = g.run_start(at);
-		W pte = pfn_pte(pte_pfn(orig, g) & m.lit(~std::uint64_t{g.cont_ptes - 1}),
-				pte_pgprot(pte_mknoncont(orig), g), g);
-		for (std::size_t k = 0; k < g.cont_ptes; k++)
-			pte = pte_or_flags(pte, this->self().__ptep_get_and_clear(m, first + k));
-		if (!m.features().bbml2_noabort)
-			m.flush_tlb_range(first, g.cont_ptes);
-		for (std::size_t k = 0; k < g.cont_ptes; k++, pte = pte_advance_pfn(pte, 1, g)) {
-			const bool covered = first + k >= lo && first + k < hi;
-			this->self().__set_pte(m, first + k, covered ? pte_wrprotect(pte) : pte);
-		}
-	}
-};
-
-// contpte_convert with a cheaper invalidation between clear and repaint:
-// Self::convert_flush gives its flags and hints (model/history.h).  Each
-// leaves some CPU's CONT (or page) translation of the run in place while
-// the run is repainted the other way: well-formed.
-template <class M, class Self>
-struct convert_flushing_with : mainline_ops<M, Self> {
-	using W = typename M::word;
-	void contpte_convert(M& m, std::size_t i, W pte)
-	{
-		const geometry& g = m.geo();
-		const std::size_t first = g.run_start(i);
-		pte = pfn_pte(pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1}), pte_pgprot(pte, g), g);
-		for (std::size_t k = 0; k < g.cont_ptes; k++)
-			pte = pte_or_flags(pte, this->self().__ptep_get_and_clear(m, first + k));
-		if (!m.features().bbml2_noabort)
-			m.flush_tlb_range(first, g.cont_ptes, Self::convert_flush(g));
-		this->self().__set_ptes(m, first, pte, g.cont_ptes);
-	}
-};
-// The local invalidation set_access_flags uses since v6.19, taken for the
-// convert too: fine while only this CPU can have cached the run.
-template <class M>
-struct convert_flushing_locally : convert_flushing_with<M, convert_flushing_locally<M>> {
-	static unsigned convert_flush(const geometry&) { return flush_local; }
-};
-// The young calls' invalidation without its DSB, taken for the convert:
-// the repaint may start before the invalidation has completed anywhere.
-template <class M>
-struct convert_flushing_without_sync : convert_flushing_with<M, convert_flushing_without_sync<M>> {
-	static unsigned convert_flush(const geometry&) { return flush_nosync; }
-};
-// The invalidation with a stride of CONT_PTE_SIZE, one TLBI per run, as if
-// the run were one block.  A TLB may hold each page's translation apart,
-// CONT or not (hugetlb invalidates its contiguous ptes page by page for
-// that reason), so the other pages of the run keep theirs.
-template <class M>
-struct convert_flushing_by_run : convert_flushing_with<M, convert_flushing_by_run<M>> {
-	static unsigned convert_flush(const geometry& g)
-	{
-		return flush_stride(static_cast<unsigned>(std::countr_zero(g.cont_ptes)));
-	}
-};
-// The invalidation hinting level 2 (a PMD's) for the run's ptes: with
-// FEAT_TTL a TLB may keep every level-3 translation.
-template <class M>
-struct convert_flushing_at_pmd_level : convert_flushing_with<M, convert_flushing_at_pmd_level<M>> {
-	static unsigned convert_flush(const geometry&) { return flush_level(2); }
-};
-
 // pte_batch_hint counting from the run's start instead of the entry's
 // place in it: an entry in the middle of a run vouches for CONT_PTES
 // entries, past the run's end, and core-mm batches entries it never read.
@@ -449,6 +351,13 @@ TEST(negative_control, a_non_present_clear_widened_to_its_run_fails_isolation)
 TEST(negative_control, convert_without_tlbi_fails_well_formed)
 {
 	expect_caught<no_bbm>("no-bbm", property::well_formed);
+}
+
+// Each store keeps break-before-make for its own entry; the run between is
+// misprogrammed.
+TEST(negative_control, a_convert_going_entry_by_entry_fails_well_formed)
+{
+	expect_caught<convert_entry_by_entry>("convert-entry-by-entry", property::well_formed);
 }
 
 TEST(negative_control, a_convert_flushing_only_its_own_cpu_fails_well_formed_unless_there_is_one_cpu)
