@@ -121,17 +121,22 @@ struct convert_flushing_at_pmd_level : convert_flushing_with<M, convert_flushing
 	static unsigned convert_flush(const geometry&) { return flush_level(2); }
 };
 
-// A fold (or unfold) that goes entry by entry: take one entry out,
-// invalidate its page, write it back with the new CONT.  Each store keeps
-// break-before-make for its own entry, but half-way through the run holds
-// valid entries with and without CONT at once -- a misprogrammed run the
-// TLB may cache from either kind: well-formed, though the run ends well
-// formed.
+// A fold that goes entry by entry: take one entry out, invalidate its
+// page, write it back with CONT and its own flags (which a folded run's
+// reads OR together anyway).  Each store keeps break-before-make for its
+// own entry, but half-way through the run holds valid entries with and
+// without CONT at once -- a misprogrammed run the TLB may cache from either
+// kind: well-formed, though the run ends well formed.  An unfold goes as
+// mainline's.
 template <class M>
 struct convert_entry_by_entry : mainline_ops<M, convert_entry_by_entry<M>> {
 	using W = typename M::word;
 	void contpte_convert(M& m, std::size_t i, W pte)
 	{
+		if (!m.branch(pte_cont(pte))) {
+			mainline_ops<M, convert_entry_by_entry<M>>::contpte_convert(m, i, pte);
+			return;
+		}
 		const geometry& g = m.geo();
 		const std::size_t first = g.run_start(i);
 		pte = pfn_pte(pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1}), pte_pgprot(pte, g), g);
