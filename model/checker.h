@@ -81,6 +81,8 @@ public:
 
 	// Pending flags of page p (FLAG_*), required ones only.
 	unsigned pending(std::size_t p) const { return ledger_.required(p); }
+	// What the checker's TLB shadow may hold (model/tlb.h).
+	const tlb_shadow& tlb() const { return tlb_; }
 	std::size_t live_events() const { return ledger_.live_events(); }
 	// The ledger, one line per live event, for demos and counterexamples.
 	std::string ledger() const { return ledger_.text(); }

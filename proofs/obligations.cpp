@@ -885,7 +885,8 @@ std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry&
 agreement judge_agreement(strategy& s, const history& h, property p, const prove_options& o)
 {
 	using enum agreement::verdict;
-	if (p != property::per_call && p != property::no_loss && p != property::batch_or && p != property::progress)
+	if (p != property::per_call && p != property::no_loss && p != property::batch_or && p != property::progress &&
+	    p != property::well_formed)
 		return {outside, fmt::format("{} is judged during a call or on later calls, not by one call's claims",
 					     to_string(p))};
 	if (h.hw.no_hafdbs)
@@ -900,6 +901,11 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 			call c;
 			table_t before;
 			std::vector<unsigned> pending;
+			// An entry the TLB may hold other than as the table maps it
+			// at the call's begin (the proofs begin each call with the
+			// TLB holding what the table maps): none -1.
+			long stale = -1;
+			std::uint64_t stale_value = 0;
 		};
 		checker chk;
 		property p;
@@ -911,18 +917,30 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 		{
 		}
 		bool settled() const { return failing || !why_not.empty(); }
+		// well-formed is judged at each store, so its failure belongs to
+		// the call the store is in (the innermost open one); the others'
+		// are judged at a call's end.
 		void note_between()
 		{
-			if (!settled() && chk.failed(p))
+			if (settled() || !chk.failed(p))
+				return;
+			if (p == property::well_formed && !open.empty())
+				failing = open.back();
+			else
 				why_not = fmt::format("{} failed between call ends", to_string(p));
 		}
 		void on_call_begin(const call& c, const table_t& t) override
 		{
 			// A call's begin changes no entry: t is the table it begins from.
 			std::vector<unsigned> pending;
-			for (std::size_t q = 0; q < t.size(); q++)
+			long stale = -1;
+			for (std::size_t q = 0; q < t.size(); q++) {
 				pending.push_back(chk.pending(q));
-			open.push_back({c, t, std::move(pending)});
+				if (stale < 0 && chk.tlb().cached(q) != (pte_valid(t[q]) ? t[q] : 0))
+					stale = static_cast<long>(q);
+			}
+			const std::uint64_t held = stale < 0 ? 0 : chk.tlb().cached(static_cast<std::size_t>(stale));
+			open.push_back({c, t, std::move(pending), stale, held});
 			chk.on_call_begin(c, t);
 		}
 		void on_primitive(const primitive_step& pr, const table_t& t) override
@@ -970,6 +988,10 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 	z3::context& ctx = shared_context();
 	if (const std::string why = invariant_broken(ctx, failing->before, geo, h.folios); !why.empty())
 		return {outside, fmt::format("before {}, {}: outside the invariant of reachable tables", describe(c), why)};
+	if (p == property::well_formed && failing->stale >= 0)
+		return {outside, fmt::format("before {}, the TLB may still hold #{} as {:#018x}, which the table no longer "
+					     "maps: the proofs begin a call with the TLB holding what its table maps",
+					     describe(c), failing->stale, failing->stale_value)};
 	for (std::size_t q = 0; q < failing->before.size(); q++) {
 		const unsigned unseen = failing->pending[q] & ~ref_flags(failing->before, geo, q);
 		if (pte_valid(failing->before[q]) && unseen)
