@@ -93,8 +93,8 @@ int run_prove(const prove_cli& p)
 	for (std::size_t k = 0; k < unproved.size(); k++)
 		fmt::print("{:<16} not proved: {} (undecided)\n", unproved[k], why[k]);
 	fmt::print("\nhardware: {}; every entry may take any number of access/write events in every gap "
-		   "(one symbolic slot per entry before each primitive on it and at each call's end); the TLB holds "
-		   "what the table maps at each call's begin, and every store is judged against it\n",
+		   "(one symbolic slot per entry before each primitive on it and at each call's end); step/ and seq/ "
+		   "judge every store against the TLB, which holds what the table maps when a call begins\n",
 		   to_string(p.hw));
 	for (const auto& r : results) {
 		if (r.verdict == proofs::proof_verdict::proved)

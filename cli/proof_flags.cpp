@@ -1,5 +1,7 @@
 #include "cli/proof_flags.h"
 
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -31,6 +33,19 @@ void proof_flags::define(CLI::App& sub)
 			timeout_ms = static_cast<unsigned>(parse_count("--timeout-ms", n, 1, max_timeout_ms, "milliseconds"));
 		},
 		"solver time limit per formula, 1 to 86400000 (default 60000)", "MS");
+	add_once(
+		sub, "--run-seconds",
+		[this](const std::string& n) {
+			run_seconds = parse_count("--run-seconds", n, 1, max_run_seconds, "seconds");
+		},
+		"seconds an obligation may spend running the strategy on paths before it ends unknown, 1 to 86400 "
+		"(default 60; a step/ obligation 15 per case if more); the wall-clock limit of each obligation "
+		"becomes 4 times this if that is more than 900 s",
+		"S");
+	add_once(
+		sub, "--max-paths",
+		[this](const std::string& n) { paths = parse_count("--max-paths", n, 1, max_paths, "paths"); },
+		"paths one call may take before its obligation ends unknown, 1 to 1000000 (default 512)", "N");
 	add_repeatable(
 		sub, "--obligation", [this](const std::string& o) { obligations.push_back(o); },
 		"only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call; "
@@ -70,6 +85,12 @@ proofs::prove_options proof_flags::options() const
 	proofs::prove_options o;
 	o.timeout_ms = timeout_ms;
 	o.jobs = jobs;
+	if (run_seconds) {
+		o.run_seconds = static_cast<double>(run_seconds);
+		o.wall_seconds = std::max(o.wall_seconds, 4 * o.run_seconds);
+	}
+	if (paths)
+		o.max_paths = paths;
 	check_obligation_prefixes(obligations, grans());
 	o.only = obligations;
 	return o;

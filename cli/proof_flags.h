@@ -21,11 +21,17 @@ struct proof_flags {
 	// day is no limit.
 	static constexpr std::uint64_t max_jobs = 64;
 	static constexpr std::uint64_t max_timeout_ms = 86'400'000;
+	// A budget of a day, or a million paths per call, is no budget.
+	static constexpr std::uint64_t max_run_seconds = 86'400;
+	static constexpr std::uint64_t max_paths = 1'000'000;
 
 	std::vector<std::string> granules{"4k"};
 	bool given_granule = false;
 	unsigned timeout_ms = 60000;
 	unsigned jobs = 0;	// 0: one per core
+	// --run-seconds, --max-paths: the prover's budgets (0: its defaults).
+	std::uint64_t run_seconds = 0;
+	std::uint64_t paths = 0;
 	// --obligation: name prefixes (empty: every default obligation; the
 	// opt-in step/ ones only when named).
 	std::vector<std::string> obligations;

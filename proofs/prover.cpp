@@ -250,11 +250,12 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 	std::size_t explored = 0;
 	while (!todo.empty()) {
 		if (explored++ == o.max_paths)
-			throw path_budget_exhausted{fmt::format("{} needs more than {} paths", describe(part.run),
-								o.max_paths)};
+			throw path_budget_exhausted{fmt::format("{} needs more than {} paths (--max-paths)",
+								describe(part.run), o.max_paths)};
 		if (spent + clock.seconds() > o.run_seconds)
-			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths", describe(part.run),
-								o.run_seconds), true};
+			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths (--run-seconds)",
+								describe(part.run), o.run_seconds),
+						    true};
 		path_oracle::alternative next = std::move(todo.back());
 		todo.pop_back();
 		path_oracle oracle(paths, std::move(next));

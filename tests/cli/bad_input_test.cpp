@@ -136,6 +136,10 @@ const bad_input rows[] = {
 	{"prove_timeout_negative", {"prove", "--all", "--timeout-ms", "-1"}, "--timeout-ms -1: expected a whole number of milliseconds"},
 	{"prove_timeout_zero", {"prove", "--all", "--timeout-ms", "0"}, "--timeout-ms 0: expected"},
 	{"prove_timeout_exponent", {"prove", "--all", "--timeout-ms", "1e30"}, "--timeout-ms '1e30': expected"},
+	{"prove_run_seconds_zero", {"prove", "--all", "--run-seconds", "0"}, "--run-seconds 0: expected"},
+	{"prove_run_seconds_over_a_day", {"prove", "--all", "--run-seconds", "86401"}, "--run-seconds 86401: expected"},
+	{"prove_max_paths_word", {"prove", "--all", "--max-paths", "many"}, "--max-paths 'many': expected"},
+	{"check_max_paths_zero", {"check", "--all", "--max-paths", "0"}, "--max-paths 0: expected"},
 
 	// Seeds: decimal or 0x-hex, 0..2^64-1, in every command.
 	{"test_seed_negative", {"test", "--all", "--seed", "-1"}, "--seed '-1': expected a decimal or 0x-hex number"},

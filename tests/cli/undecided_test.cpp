@@ -128,6 +128,20 @@ TEST(cli_undecided, a_sampled_failure_the_proofs_would_prove_is_a_ptespec_bug)
 	EXPECT_NE(o.err.find("counterexample: test-differs-when-symbolic fails batch-or"), std::string::npos) << o.show();
 }
 
+// A budget too small for the paths of a call ends the obligation unknown
+// (exit 4), never proved, and names the flag that raises it.
+TEST(cli_undecided, a_path_budget_too_small_ends_unknown_and_names_the_flag)
+{
+	const outcome o =
+		run_ptespec({"prove", "--strategy", "mainline", "--obligation", "per-call/one-call", "--max-paths", "1"});
+	EXPECT_EQ(o.status, 4) << o.show();
+	EXPECT_NE(o.out.find("per-call/one-call                            4k    unknown"), std::string::npos) << o.out;
+	EXPECT_NE(o.out.find("needs more than 1 paths (--max-paths)"), std::string::npos) << o.out;
+	const outcome enough = run_ptespec(
+		{"prove", "--strategy", "mainline", "--obligation", "per-call/one-call", "--max-paths", "64", "--run-seconds", "600"});
+	EXPECT_EQ(enough.status, 0) << enough.show();
+}
+
 // check runs the step/ obligations it is asked for: the cell's coverage
 // then names them, the word stays "partly" (some places of a two-run table
 // only), and with the mprotect caller, which makes PROT_NONE entries the
