@@ -45,8 +45,8 @@
 // TLB holding exactly what its table maps: whatever earlier calls changed
 // was invalidated by their callers before this call (tlb_finish_mmu, the
 // flush of ptep_clear_flush) -- a call's own stale translations it must
-// deal with itself, and that is what is judged.  A hardware event updates
-// the cached value as it updates the entry (the MMU caches what it wrote).
+// deal with itself, and that is what is judged.  (A hardware event leaves
+// the cached value as it was: see slot().)
 #pragma once
 
 #include <cstddef>
@@ -372,7 +372,10 @@ private:
 		const z3::expr wr = ctx_.bool_const((name + ".write").c_str());
 		const z3::expr fired = on && pte_valid(e) && (!wr || pte_write(e));
 		table_[j] = z3::ite(fired, hw_update(e, wr), e);
-		cached_[j] = z3::ite(fired, table_[j], cached_[j]);
+		// The MMU caches what it wrote, but cached_[j] need not follow:
+		// an event only sets AF and clears RDONLY of a valid entry (whose
+		// cached value is not 0), and neither the CONT comparison nor
+		// pte_same_mapping looks at those bits.
 		events_.push_back({call_, gap_, j, part_, on, wr, fired, pte_cont(e)});
 	}
 
