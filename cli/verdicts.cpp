@@ -150,8 +150,8 @@ std::string legend(const std::set<std::string>& used)
 		{"sampled only", "no proof was attempted -- a kernel tree is proved only for the obligations "
 				 "--obligation names (its symbolic build branches per entry on a run's flags, so most "
 				 "default obligations would end undecided), a strategy whose symbolic build failed not at "
-				 "all, and the proofs model neither hardware without HAFDBS nor callers other than core-mm: the cell is the "
-				 "sampled verdict alone"},
+				 "all, and the proofs model neither hardware without HAFDBS nor callers other than core-mm: "
+				 "the cell is the sampled verdict alone"},
 	};
 	std::string out = "legend:\n";
 	for (const auto& [w, meaning] : words)
