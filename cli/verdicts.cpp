@@ -332,6 +332,7 @@ nlohmann::json proof_json(const proofs::proof_result& r)
 		{"run_seconds", r.run_seconds},
 		{"solve_seconds", r.solve_seconds},
 		{"paths", r.paths},
+		{"path_questions", r.path_questions},
 		{"covers", covers},
 		{"replay", r.replay.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.replay)},
 		{"counterexample", ce}};

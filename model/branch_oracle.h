@@ -8,6 +8,9 @@
 // a plugin compiles, and a plugin's branches are decided by the host's code.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include <z3++.h>
 
 namespace ptespec {
@@ -24,6 +27,11 @@ public:
 	// The side this run takes at a branch on `normal_cond`, an answer of
 	// normal().  May throw to abandon a path that turns out infeasible.
 	virtual bool take(const z3::expr& normal_cond) = 0;
+
+	// A value the 64-bit word `w` has on this path, where the oracle knows
+	// a model of the path (none: it does not).  Only a guess to branch on:
+	// whether w is that value on every path is still a decision.
+	virtual std::optional<std::uint64_t> value_on_path(const z3::expr& /*w*/) { return std::nullopt; }
 };
 
 } // namespace ptespec

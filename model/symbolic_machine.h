@@ -169,6 +169,9 @@ public:
 	void flush_tlb_all(unsigned flags = 0) { flush(0, table_.size(), flags); }
 
 	bool branch(const z3::expr& c) { return oracle_.take(oracle_.normal(c)); }
+	// A value word w has on this path, if the oracle knows one (a guess:
+	// branch on w equal to it to learn whether it is the only one).
+	std::optional<std::uint64_t> value_on_path(const z3::expr& w) { return oracle_.value_on_path(w); }
 	z3::expr lit(std::uint64_t v) const { return ctx_.bv_val(v, 64); }
 	// The value a call passes (set_ptes' pte, ptep_set_access_flags'
 	// entry, the mprotect commit's pte): the symbolic word the proof gave

@@ -63,7 +63,8 @@ json ce_to_json(const counterexample& ce)
 		{"events", events},
 		{"prop", static_cast<int>(ce.prop)},
 		{"witness", witness},
-		{"calls_not_needed", ce.calls_not_needed}};
+		{"calls_not_needed", ce.calls_not_needed},
+		{"hw", {ce.hw.bbml2_noabort, ce.hw.no_hafdbs, ce.hw.one_cpu}}};
 }
 
 counterexample ce_from_json(const json& j)
@@ -82,6 +83,10 @@ counterexample ce_from_json(const json& j)
 	for (const json& c : j.at("witness"))
 		ce.witness.push_back(call_from_json(c));
 	ce.calls_not_needed = j.at("calls_not_needed").get<std::size_t>();
+	const json& hw = j.at("hw");
+	ce.hw.bbml2_noabort = hw.at(0).get<bool>();
+	ce.hw.no_hafdbs = hw.at(1).get<bool>();
+	ce.hw.one_cpu = hw.at(2).get<bool>();
 	return ce;
 }
 
@@ -373,6 +378,7 @@ std::string results_to_json(const std::vector<proof_result>& rs)
 		       {"run_seconds", r.run_seconds},
 		       {"solve_seconds", r.solve_seconds},
 		       {"paths", r.paths},
+		       {"path_questions", r.path_questions},
 		       {"formulas", r.formulas},
 		       {"detail", r.detail},
 		       {"replay", r.replay},
@@ -398,6 +404,7 @@ std::vector<proof_result> results_from_json(const std::string& text)
 			r.run_seconds = j.at("run_seconds").get<double>();
 			r.solve_seconds = j.at("solve_seconds").get<double>();
 			r.paths = j.at("paths").get<std::size_t>();
+			r.path_questions = j.at("path_questions").get<std::size_t>();
 			r.formulas = j.at("formulas").get<std::size_t>();
 			r.detail = j.at("detail").get<std::string>();
 			r.replay = j.at("replay").get<std::string>();

@@ -576,10 +576,17 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	if (o_.quick_solve_ms < o_.timeout_ms)
 		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms);
 	slicer_ = &paths.slicer();
-	struct forget {	// the slicer ends with the path solver
+	struct forget {	// the slicer ends with the path solver, which counted its questions
 		bit_slicer*& p;
-		~forget() { p = nullptr; }
-	} forgotten{slicer_};
+		const path_solver& solver;
+		std::vector<goal_state>& goals;
+		~forget()
+		{
+			p = nullptr;
+			for (goal_state& g : goals)
+				g.g.into->path_questions += solver.solver_calls();
+		}
+	} forgotten{slicer_, paths, goals_};
 	if (o_.repair_models && consistent == z3::sat)
 		paths.set_root(oracle_solver_.get_model());
 

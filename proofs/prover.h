@@ -149,6 +149,9 @@ struct proof_result {
 	double run_seconds = 0;	// of which: running the strategy on paths
 	double solve_seconds = 0;	// and asking the solver the final questions
 	std::size_t paths = 0;
+	// Feasibility questions the path solver asked while running the paths
+	// (those a model of the path could not answer).
+	std::size_t path_questions = 0;
 	std::size_t formulas = 0;	// solver problems (cases x paths)
 	std::string detail;	// what was covered, in one line
 	std::optional<counterexample> ce;

@@ -13,6 +13,22 @@ bool path_oracle::take(const z3::expr& normal_cond)
 	return decide(normal_cond);
 }
 
+std::optional<std::uint64_t> path_oracle::value_on_path(const z3::expr& w)
+{
+	if (!witness_ || !w.is_bv() || w.get_sort().bv_size() != 64)
+		return std::nullopt;
+	std::uint64_t v = 0;
+	z3::context& ctx = w.ctx();
+	for (unsigned bit = 0; bit < 64; bit++) {
+		const std::optional<bool> one = solver_.holds(*witness_, w.extract(bit, bit) == ctx.bv_val(1, 1));
+		if (!one)
+			return std::nullopt;
+		if (*one)
+			v |= std::uint64_t{1} << bit;
+	}
+	return v;
+}
+
 bool path_oracle::replay(const z3::expr& cond)
 {
 	const step st = prefix_[pos_++];

@@ -49,6 +49,10 @@ public:
 	// is forced, and any other is a new decision.
 	bool take(const z3::expr& normal_cond) override;
 
+	// w under the model of the path so far, bit by bit through the
+	// evaluator (no solver question).
+	std::optional<std::uint64_t> value_on_path(const z3::expr& w) override;
+
 	// The branches this path took, and the paths left to explore.
 	const std::vector<step>& taken() const { return taken_; }
 	const std::vector<alternative>& alternatives() const { return alternatives_; }
