@@ -323,18 +323,18 @@ struct sym_session {
 		std::uint64_t v = 0;
 		if (w.is_numeral_u64(v))
 			return v;
-		// First the value the word has with every free variable 0 and
-		// false, then the one it has in the model of the path so far: a
+		// First the value the word has in the model of the path so far,
+		// then the one it has with every free variable 0 and false: a
 		// word that is one value on every path (a pfn under merged flags;
 		// a run's pfn the world pins away from 0) is that, and asks a
 		// question or two instead of one per bit.
+		std::optional<std::uint64_t> seen = s.m.value_on_path(w);
+		if (seen && s.m.branch(w == s.m.lit(*seen)))
+			return *seen;
 		z3::model zero(s.m.ctx());
 		const z3::expr guess = zero.eval(w, true);
-		if (guess.is_numeral_u64(v) && s.m.branch(w == guess))
+		if (guess.is_numeral_u64(v) && v != seen && s.m.branch(w == guess))
 			return v;
-		if (const std::optional<std::uint64_t> seen = s.m.value_on_path(w))
-			if (*seen != v && s.m.branch(w == s.m.lit(*seen)))
-				return *seen;
 		v = 0;
 		// Bit by bit, each a branch: every value the word may have on this
 		// path is some path's.
