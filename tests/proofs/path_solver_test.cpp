@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "proofs/engine/evaluator.h"
+#include "proofs/engine/path_oracle.h"
 #include "proofs/engine/path_solver.h"
 
 using namespace ptespec;
@@ -137,3 +138,30 @@ TEST(path_solver, an_assumption_added_later_binds_like_the_first)
 }
 
 } // namespace
+
+// A word the strategy turns into a plain integer (a pfn kept in an
+// unsigned long) is guessed from the model of the path: the guess is the
+// word's value there, and where the assumptions pin the word, branching on
+// it leaves no other side to explore.  Without a model there is no guess.
+TEST(path_oracle, guesses_a_words_value_from_the_model_of_the_path)
+{
+	z3::context ctx;
+	const z3::expr x = ctx.bv_const("x", 64);
+	const std::vector<z3::expr> assumptions{x == ctx.bv_val(0x40010, 64)};
+	z3::solver oracle{ctx};
+	for (const z3::expr& a : assumptions)
+		oracle.add(a);
+	ASSERT_EQ(oracle.check(), z3::sat);
+	path_solver paths(oracle, assumptions);
+	const z3::expr pfn = z3::lshr(x, ctx.bv_val(4, 64)) + ctx.bv_val(1, 64);
+
+	path_oracle blind(paths, {{}, std::nullopt});
+	EXPECT_FALSE(blind.value_on_path(pfn).has_value());
+
+	path_oracle seeing(paths, {{}, valuation::of(oracle.get_model())});
+	const std::optional<std::uint64_t> guess = seeing.value_on_path(pfn);
+	ASSERT_TRUE(guess.has_value());
+	EXPECT_EQ(*guess, 0x4002u);
+	EXPECT_TRUE(seeing.take(seeing.normal(pfn == ctx.bv_val(*guess, 64))));
+	EXPECT_TRUE(seeing.alternatives().empty()) << "a pinned word has no other value to explore";
+}
