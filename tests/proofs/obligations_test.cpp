@@ -45,6 +45,16 @@ prove_options quick()
 	return o;
 }
 
+// quick(), over one range [first, first + nr) of a step/ call (one entry:
+// its place) -- what a test asks when one place shows what it tests.
+prove_options quick_at(std::size_t first, std::size_t nr)
+{
+	prove_options o = quick();
+	o.range_first = first;
+	o.range_nr = nr;
+	return o;
+}
+
 // Forgets the OR: returns the first entry as it was taken out.
 template <class M>
 struct first_only : mainline_ops<M, first_only<M>> {
@@ -615,9 +625,7 @@ struct prot_commit_keeping_table_flags
 // is a folded run's first entry, a plain entry, or none, at once.
 TEST(proofs, set_access_flags_is_proved_and_its_mistakes_refuted_on_progress_from_invariant_tables)
 {
-	prove_options o = quick();
-	o.range_first = 0;
-	o.range_nr = 1;
+	prove_options o = quick_at(0, 1);
 	const std::string name = "step/ptep_set_access_flags-cont16";
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
 	auto noop = make_strategy<gathered_noop>("gathered-noop", "negative control", "test");
@@ -630,9 +638,7 @@ TEST(proofs, set_access_flags_is_proved_and_its_mistakes_refuted_on_progress_fro
 // folio maps and folds in one call.
 TEST(proofs, set_ptes_and_the_commit_are_proved_and_their_mistakes_refuted_from_invariant_tables)
 {
-	prove_options o = quick();
-	o.range_first = 0;
-	o.range_nr = 16;
+	prove_options o = quick_at(0, 16);
 	strategy& mainline = registry::global().get("mainline");
 	for (const char* name : {"step/set_ptes-cont16", "step/modify_prot_commit_ptes-cont16"})
 		EXPECT_EQ(prove_named(mainline, granule::k4, name, o).verdict, proof_verdict::proved) << name;
@@ -652,9 +658,7 @@ TEST(proofs, set_ptes_and_the_commit_are_proved_and_their_mistakes_refuted_from_
 // alone); before the proofs kept a TLB, all three were proved.
 TEST(proofs, every_store_of_a_step_call_is_judged_against_the_tlb)
 {
-	prove_options o = quick();
-	o.range_first = 0;
-	o.range_nr = 1;
+	prove_options o = quick_at(0, 1);
 	const std::string name = "step/contpte_try_unfold-cont16";
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
 	auto local = make_strategy<controls::convert_flushing_locally>("convert-local-flush", "negative control", "test");
@@ -676,9 +680,7 @@ TEST(proofs, every_store_of_a_step_call_is_judged_against_the_tlb)
 // replay runs on the same hardware.
 TEST(proofs, under_bbml2_only_a_repaint_that_translates_alike_may_skip_the_invalidation)
 {
-	prove_options o = quick();
-	o.range_first = 0;
-	o.range_nr = 2;	// one entry goes to contpte_try_unfold, not the batch call
+	prove_options o = quick_at(0, 2);	// one entry goes to contpte_try_unfold, not the batch call
 	o.hw.bbml2_noabort = true;
 	const std::string name = "step/wrprotect_ptes-cont16";
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
@@ -736,9 +738,7 @@ struct clean_without_rdonly : controls::clean_without_rdonly_ops<M, clean_withou
 TEST(proofs, a_stale_flag_left_by_a_clean_is_refuted_by_a_sequence_only)
 {
 	auto s = make_strategy<clean_without_rdonly>("clean-without-rdonly", "negative control", "test");
-	prove_options o = quick();
-	o.range_first = 0;
-	o.range_nr = 16;
+	prove_options o = quick_at(0, 16);
 	EXPECT_EQ(prove_named(*s, granule::k4, "step/clear_young_dirty_ptes-cont16", o).verdict, proof_verdict::proved);
 	const obligation_family* get = nullptr;
 	for (const obligation_family& f : obligation_table())
