@@ -81,6 +81,12 @@ public:
 
 	// Pending flags of page p (FLAG_*), required ones only.
 	unsigned pending(std::size_t p) const { return ledger_.required(p); }
+	// Flags a report about page p may carry (FLAG_*): required or optional.
+	unsigned reportable(std::size_t p) const
+	{
+		return (ledger_.reportable(p, FLAG_YOUNG) ? FLAG_YOUNG : 0u) |
+		       (ledger_.reportable(p, FLAG_DIRTY) ? FLAG_DIRTY : 0u);
+	}
 	// What the checker's TLB shadow may hold (model/tlb.h).
 	const tlb_shadow& tlb() const { return tlb_; }
 	std::size_t live_events() const { return ledger_.live_events(); }

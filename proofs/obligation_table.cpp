@@ -29,19 +29,15 @@ void add_step_families(std::vector<obligation_family>& table)
 		// permission is claimed at the call's end only (prove_step): a
 		// refutation is sound, but it covers no grant in the middle of a
 		// call, so the scope does not list it.
-		// precise is claimed of a returned entry but, as permission, not
-		// listed: the invariant reads the pending flags off the table
-		// (every flag a table shows counts as pending), which is the
-		// strongest ledger for per-call and no-loss -- a report must
-		// include more -- but the weakest for precise: a flag a call
-		// consumed and left in an entry (a young clear that does not
-		// reach the whole run) counts as pending again, so a report of
-		// it passes.  The seq/ obligations follow the ledger call by call
-		// and do speak for precise.
+		// precise is claimed of a returned entry, and at the call's end
+		// of every mapped page (reportable: what the page shows, some
+		// page of its folio may report), so a call that consumes a flag
+		// and leaves it showing is refuted by its own obligation, not by
+		// the read that later reports the flag.
 		// well-formed is claimed at every store of the call (break-
 		// before-make against the TLB, the store's run misprogrammed
 		// nowhere) and of every run at its end: all the checker judges.
-		sc.properties = {property::isolation, property::no_loss, property::well_formed};
+		sc.properties = {property::isolation, property::no_loss, property::well_formed, property::precise};
 		if (sem.reports)
 			sc.properties.push_back(property::per_call);
 		if (sem.batch)

@@ -1,6 +1,7 @@
 #include "proofs/obligations.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -560,6 +561,57 @@ z3::expr grants_the_access(const z3::expr& after, const z3::expr& v, bool write_
 	return ok;
 }
 
+// (reportable) at a call's end: every flag a mapped page shows is one a
+// report of it may carry.  Asked twice.  As precise, of the page's folio --
+// what the checker judges a read of the page right after the call by: a
+// flag some present page of the folio may report (pages with no folio
+// counted as one folio, which asks less than the checker, so a refutation
+// is always one it confirms).  And, as a part of the invariant, of the page
+// itself: the next call's ledger is read off the table page by page, which
+// speaks for the checker's only where each page's flags are its own to
+// report.  A clean that consumes a flag and leaves it showing breaks both.
+void claim_reportable(const std::vector<z3::expr>& t, const sym_world& w, const call_ledger& led,
+		      const std::vector<sym_flags>& visible, std::vector<claim>& claims)
+{
+	z3::context& ctx = t.front().ctx();
+	const std::size_t n = t.size();
+	std::vector<sym_flags> may(n, no_flags(ctx));
+	for (std::size_t p = 0; p < n; p++)
+		may[p] = led.pending_after[p] | led.optional_after[p];
+	// What the present pages of each folio may report, and those of no folio.
+	std::vector<z3::expr> pfn, in_any;
+	std::vector<std::vector<z3::expr>> in(w.folios.size());
+	for (std::size_t p = 0; p < n; p++) {
+		pfn.push_back(pte_pfn(t[p], w.geo));
+		z3::expr any = ctx.bool_val(false);
+		for (std::size_t f = 0; f < w.folios.size(); f++) {
+			in[f].push_back(in_folio(w.folios[f], pfn[p]));
+			any = any || in[f][p];
+		}
+		in_any.push_back(any);
+	}
+	auto folio_may = [&](const std::function<z3::expr(std::size_t)>& member) {
+		sym_flags f = no_flags(ctx);
+		for (std::size_t q = 0; q < n; q++) {
+			const z3::expr here = pte_present(t[q]) && member(q);
+			f = f | sym_flags{here && may[q].y, here && may[q].d};
+		}
+		return f;
+	};
+	std::vector<sym_flags> of_folio;
+	for (std::size_t f = 0; f < w.folios.size(); f++)
+		of_folio.push_back(folio_may([&](std::size_t q) { return in[f][q]; }));
+	const sym_flags of_none = folio_may([&](std::size_t q) { return !in_any[q]; });
+	for (std::size_t p = 0; p < n; p++) {
+		sym_flags allowed{!in_any[p] && of_none.y, !in_any[p] && of_none.d};
+		for (std::size_t f = 0; f < w.folios.size(); f++)
+			allowed = allowed | sym_flags{in[f][p] && of_folio[f].y, in[f][p] && of_folio[f].d};
+		claims.push_back({property::precise, z3::implies(pte_valid(t[p]), subset(visible[p], allowed)),
+				  {call{call_kind::ptep_get, p}}});
+		claims.push_back({property::precise, z3::implies(pte_valid(t[p]), subset(visible[p], may[p])), {}, true});
+	}
+}
+
 // What one call of a step/ or seq/ obligation must satisfy (prove_step's
 // comment), given the ledger at its begin; `invariant` adds the parts of
 // the invariant no property judges (step/ only: they are what makes its
@@ -632,6 +684,8 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 		claims.push_back({property::per_call,
 				  z3::implies(pte_valid(t[p]), subset(led.pending_after[p], visible[p])),
 				  {call{call_kind::ptep_get, p}}});
+	if (invariant)
+		claim_reportable(t, w, led, visible, claims);
 	return {led.pending_after, led.optional_after};
 }
 
@@ -655,6 +709,10 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 //   (ledger)    every flag pending for a mapped page after C -- those the
 //               value of C brings included -- is visible to the reference
 //               read of the page                              (per-call)
+//   (reportable) every flag the reference read of a mapped page shows
+//               after C may be reported of it: pending or optional for
+//               some page of its folio                        (precise)
+//               and for the page itself          (the invariant only)
 //   isolation:  entries outside C's range keep their mapping
 //   permission: at C's end no entry grants a permission C did not ask of it
 //               (asked_of: what it granted before; a mapping call's value's;
@@ -671,8 +729,13 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 //               returned exactly their OR
 //   progress:   after ptep_set_access_flags the entry grants the access to a
 //               walker that reads it alone (grants_the_access)
-// (shape) and (ledger) are the invariant again, so it is inductive over C;
-// the empty table satisfies it.  (folio), a run with CONT mapping pages of
+// (shape), (ledger) and (reportable) are the invariant again, so it is
+// inductive over C; the empty table satisfies it.  The ledger at C's begin
+// is read off the table (read_off): every flag shown is pending, nothing
+// optional.  That is the strongest ledger for per-call and no-loss (a
+// report must include more), and with (reportable) the checker's ledger
+// lets each page report at least what it shows, so precise asked of a
+// report against it asks no less than the checker does.  (folio), a run with CONT mapping pages of
 // one folio, is claimed as precise: a run over two folios shows one
 // folio's flags on the other's pages, which a read of them reports.
 void prove_step(obligation_run& run, call_kind kind)
@@ -713,10 +776,18 @@ void prove_step(obligation_run& run, call_kind kind)
 						: "each run edge, its neighbours and a middle");
 	if (whole.verdict == proof_verdict::refuted && r.verdict == proof_verdict::proved) {
 		r.verdict = proof_verdict::unknown;
-		r.detail += fmt::format("; not inductive: {} leaves a table outside the invariant -- a folded run with a "
-					"cleared entry (mid-teardown), a PROT_NONE entry or one writable without DBM; "
-					"obligations from such tables are not built yet",
-					whole.ce && !whole.ce->calls.empty() ? describe(whole.ce->calls.back()) : to_string(kind));
+		const std::string call =
+			whole.ce && !whole.ce->calls.empty() ? describe(whole.ce->calls.back()) : std::string(to_string(kind));
+		if (whole.ce && whole.ce->prop == property::precise)
+			r.detail += fmt::format("; not inductive: {} leaves a page showing a flag that only another page "
+						"of its folio may report (the next call's ledger, read off the table page "
+						"by page, would let the page report it)",
+						call);
+		else
+			r.detail += fmt::format("; not inductive: {} leaves a table outside the invariant -- a folded run "
+						"with a cleared entry (mid-teardown), a PROT_NONE entry or one writable "
+						"without DBM; obligations from such tables are not built yet",
+						call);
 	}
 	r.seconds = clock.seconds();
 }
@@ -886,7 +957,7 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 {
 	using enum agreement::verdict;
 	if (p != property::per_call && p != property::no_loss && p != property::batch_or && p != property::progress &&
-	    p != property::well_formed)
+	    p != property::well_formed && p != property::precise)
 		return {outside, fmt::format("{} is judged during a call or on later calls, not by one call's claims",
 					     to_string(p))};
 	if (h.hw.no_hafdbs)
@@ -900,7 +971,7 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 		struct open_call {
 			call c;
 			table_t before;
-			std::vector<unsigned> pending;
+			std::vector<unsigned> pending, reportable;
 			// An entry the TLB may hold other than as the table maps it
 			// at the call's begin (the proofs begin each call with the
 			// TLB holding what the table maps): none -1.
@@ -911,9 +982,14 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 		property p;
 		std::vector<open_call> open;
 		std::optional<open_call> failing;
+		// precise: the first call before the failing one whose end left a
+		// page showing a flag the page may not report, and what.
+		std::optional<open_call> stale_from;
+		std::string stale_what;
 		std::string why_not;	// a failure no call's end explains
+		geometry chk_geo;
 		failing_call_finder(const history& h, property judged)
-			: chk(h.geo, h.folios, h.initial, h.hw), p(judged)
+			: chk(h.geo, h.folios, h.initial, h.hw), p(judged), chk_geo(h.geo)
 		{
 		}
 		bool settled() const { return failing || !why_not.empty(); }
@@ -932,15 +1008,16 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 		void on_call_begin(const call& c, const table_t& t) override
 		{
 			// A call's begin changes no entry: t is the table it begins from.
-			std::vector<unsigned> pending;
+			std::vector<unsigned> pending, reportable;
 			long stale = -1;
 			for (std::size_t q = 0; q < t.size(); q++) {
 				pending.push_back(chk.pending(q));
+				reportable.push_back(chk.reportable(q));
 				if (stale < 0 && chk.tlb().cached(q) != (pte_valid(t[q]) ? t[q] : 0))
 					stale = static_cast<long>(q);
 			}
 			const std::uint64_t held = stale < 0 ? 0 : chk.tlb().cached(static_cast<std::size_t>(stale));
-			open.push_back({c, t, std::move(pending), stale, held});
+			open.push_back({c, t, std::move(pending), std::move(reportable), stale, held});
 			chk.on_call_begin(c, t);
 		}
 		void on_primitive(const primitive_step& pr, const table_t& t) override
@@ -971,7 +1048,16 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 			}
 			open_call ended = std::move(*it);
 			open.erase(std::next(it).base());
-			if (!settled() && chk.failed(p))
+			const bool fails_here = !settled() && chk.failed(p);
+			if (p == property::precise && !settled() && !fails_here && !stale_from)
+				for (std::size_t q = 0; q < t.size() && !stale_from; q++) {
+					const unsigned shown = pte_valid(t[q]) ? ref_flags(t, chk_geo, q) : 0u;
+					if (const unsigned stale = shown & ~chk.reportable(q)) {
+						stale_what = fmt::format("#{} showing {} it may not report", q, flag_name(stale));
+						stale_from = ended;
+					}
+				}
+			if (fails_here)
 				failing = std::move(ended);
 		}
 	};
@@ -981,7 +1067,11 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 		return {outside, found.why_not};
 	if (!found.failing)
 		return {outside, fmt::format("replayed, the history shows no violation of {} at a call's end", to_string(p))};
-	const std::optional<failing_call_finder::open_call>& failing = found.failing;
+	// A precise failure whose read began from a table where some page
+	// showed a flag it may not report was caused by the call that left it
+	// so: that call is the one judged, by (reportable) at its end.
+	const bool by_stale = p == property::precise && found.stale_from.has_value();
+	const std::optional<failing_call_finder::open_call>& failing = by_stale ? found.stale_from : found.failing;
 	const checker& chk = found.chk;
 	const geometry& geo = h.geo;
 	const call& c = failing->c;
@@ -993,10 +1083,15 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 					     "maps: the proofs begin a call with the TLB holding what its table maps",
 					     describe(c), failing->stale, failing->stale_value)};
 	for (std::size_t q = 0; q < failing->before.size(); q++) {
-		const unsigned unseen = failing->pending[q] & ~ref_flags(failing->before, geo, q);
-		if (pte_valid(failing->before[q]) && unseen)
+		if (!pte_valid(failing->before[q]))
+			continue;
+		const unsigned shown = ref_flags(failing->before, geo, q);
+		if (const unsigned unseen = failing->pending[q] & ~shown)
 			return {outside, fmt::format("before {}, #{} owed {} that no read of it shows", describe(c), q,
 						     flag_name(unseen))};
+		if (const unsigned stale = shown & ~failing->reportable[q]; stale && p == property::precise)
+			return {outside, fmt::format("before {}, #{} showed {} that it may not report", describe(c), q,
+						     flag_name(stale))};
 	}
 	sym_world w;
 	w.geo = geo;
@@ -1008,21 +1103,32 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 	proof_result r;
 	scenario sc;
 	sc.calls = {c};
-	sc.observe = [&w](const sym_step& st, std::vector<claim>& claims) {
-		call_claims(st, w, read_off(st.before, w.geo), false, claims);
+	sc.observe = [&w, by_stale](const sym_step& st, std::vector<claim>& claims) {
+		call_claims(st, w, read_off(st.before, w.geo), by_stale, claims);
 	};
-	case_batch batch(ctx, s, o, {{{p}, &r}}, 0);
+	// The call that left a stale flag: (reportable) of its folio, as
+	// precise, and of the page itself, the invariant's part.
+	proof_result own;
+	std::vector<case_batch::goal> goals = {{{p}, &r}};
+	if (by_stale)
+		goals.push_back({{p}, &own, true});
+	case_batch batch(ctx, s, o, goals, 0);
 	batch.add(w, sc);
-	const proof_verdict v = batch.check();
+	proof_verdict v = batch.check();
+	if (by_stale && v != proof_verdict::refuted && own.verdict != proof_verdict::proved)
+		v = own.verdict;
 	const violation* seen = chk.first(p);
+	const std::string left = by_stale ? fmt::format(", which left {}", found.stale_what) : "";
 	if (v == proof_verdict::proved)
 		return {disagrees,
-			fmt::format("the checker finds {} violated at {} ({}), but its one-call claims, from the same table "
-				    "with any hardware events, are proved ({})",
-				    to_string(p), describe(c), seen ? seen->message : "", r.detail)};
+			fmt::format("the checker finds {} violated at {} ({}), but its one-call claims at {}{}, from the "
+				    "same table with any hardware events, are proved ({})",
+				    to_string(p), describe(found.failing->c), seen ? seen->message : "", describe(c), left,
+				    r.detail)};
 	if (v == proof_verdict::unknown)
 		return {undecided, r.detail};
-	return {agrees, fmt::format("the one-call claims of {} are refuted at {} too", to_string(p), describe(c))};
+	return {agrees,
+		fmt::format("the one-call claims of {} are refuted at {}{} too", to_string(p), describe(c), left)};
 }
 
 void replay_result(strategy& s, proof_result& r)
