@@ -28,6 +28,14 @@
 //             a mapped page is visible to the reference read of that page
 //             (ref_flags: the entry's own flags, or its run's OR when CONT),
 //             so the pending flags of a state are a function of its table.
+//   (reportable) ... and, the other way, every flag the reference read of
+//             a mapped page shows is pending or optional for that page
+//             itself (a report of it is true): a call that consumed a flag
+//             must not leave it showing.  With (ledger), the ledger read off
+//             the table (all shown flags pending, none optional) asks at
+//             least as much as the checker's of per-call and no-loss, and
+//             allows no more for precise.  Claimed at each call's end by
+//             the step/ obligations (claim_reportable), not assumed.
 //   (mapped)  no entry is present but not valid (a PROT_NONE entry): the
 //             proofs' ledger follows the flags of valid entries only, while
 //             the checker's follows a PROT_NONE entry's too, so such tables
