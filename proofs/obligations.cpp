@@ -672,7 +672,6 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 	// The invariant after the call: each run well formed and in one folio,
 	// and every pending flag of a mapped page visible to its reference read
 	// (a read of the page is the witness that shows a flag gone).
-	std::vector<call> reads;
 	for (std::size_t first = 0; first < t.size(); first += geo.cont_ptes) {
 		claims.push_back({property::well_formed, run_well_formed(t, geo, first), {}});
 		if (invariant) {
@@ -680,10 +679,11 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 			claims.push_back({property::well_formed, run_without_prot_none(t, geo, first), {}, true});
 			claims.push_back({property::well_formed, run_writable_by_dbm(t, geo, first), {}, true});
 		}
-		reads.clear();
-		for (std::size_t p = first; p < first + geo.cont_ptes && p < t.size(); p++)
-			reads.push_back(call{call_kind::ptep_get, p});
-		claims.push_back({property::precise, run_in_one_folio(t, geo, first, w.folios), reads});
+		// (folio) is the invariant's: a run over two folios is no
+		// failure until a flag of one shows on the other's pages, which
+		// (reportable) asks.
+		if (invariant)
+			claims.push_back({property::precise, run_in_one_folio(t, geo, first, w.folios), {}, true});
 	}
 	const std::vector<sym_flags> visible = ref_flags(t, geo);
 	for (std::size_t p = 0; p < t.size(); p++)
@@ -741,9 +741,11 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 // optional.  That is the strongest ledger for per-call and no-loss (a
 // report must include more), and with (reportable) the checker's ledger
 // lets each page report at least what it shows, so precise asked of a
-// report against it asks no less than the checker does.  (folio), a run with CONT mapping pages of
-// one folio, is claimed as precise: a run over two folios shows one
-// folio's flags on the other's pages, which a read of them reports.
+// report against it asks no less than the checker does.  (folio), a run
+// with CONT mapping pages of one folio, is claimed as the invariant's: a
+// run over two folios shows one folio's flags on the other's pages, which
+// (reportable) refutes once there is such a flag (a read of the page
+// reports it), and which leaves the obligation unknown otherwise.
 void prove_step(obligation_run& run, call_kind kind)
 {
 	stopwatch clock;
@@ -804,9 +806,10 @@ void prove_step(obligation_run& run, call_kind kind)
 		const std::string call =
 			whole.ce && !whole.ce->calls.empty() ? describe(whole.ce->calls.back()) : std::string(to_string(kind));
 		if (whole.ce && whole.ce->prop == property::precise)
-			r.detail += fmt::format("; not inductive: {} leaves a page showing a flag that only another page "
-						"of its folio may report (the next call's ledger, read off the table page "
-						"by page, would let the page report it)",
+			r.detail += fmt::format("; not inductive: {} leaves a run folded over two folios, or a page "
+						"showing a flag that only another page of its folio may report (the next "
+						"call's ledger, read off the table page by page, would let the page report "
+						"it)",
 						call);
 		else
 			r.detail += fmt::format("; not inductive: {} leaves a table outside the invariant -- a folded run "

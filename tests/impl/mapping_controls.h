@@ -1,8 +1,8 @@
 // Controls shared by the property tests and the proofs' tests, one
 // realistic mistake each in a call that passes a value -- set_ptes,
-// ptep_set_access_flags, mprotect's commit -- so that the sampled checker
-// and the step/ obligations (which give the value as a free word under the
-// caller's rule) are both seen to find them.  Self is the strategy that
+// ptep_set_access_flags, mprotect's commit -- or in mprotect's start, so
+// that the sampled checker and the step/ obligations (which give the value
+// as a free word under the caller's rule) are both seen to find them.  Self is the strategy that
 // derives from one (CRTP, as mainline_ops).
 #pragma once
 
@@ -83,6 +83,45 @@ struct prot_commit_keeping_table_flags_ops : mainline_ops<M, Self> {
 	{
 		const W now = this->self().__ptep_get(m, i);
 		this->self().set_ptes(m, i, pte_or_flags(pte_mkold(pte_mkclean(pte)), now), nr);
+	}
+};
+
+// mprotect's start takes the batch out entry by entry and returns the
+// first entry as it was: the caller gives the whole batch one protection,
+// so one value looks like enough.  But the batch's access and dirty may
+// sit in any of its entries (any entry of a folded run): a write recorded
+// elsewhere is handed to nobody, and the commit writes the pages back
+// clean: batch-or.  Only the mprotect caller makes the call.
+template <class M, class Self>
+struct prot_start_first_entry_only_ops : mainline_ops<M, Self> {
+	using W = typename M::word;
+	W modify_prot_start_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		this->self().contpte_try_unfold_partial(m, i, nr);
+		const W first = this->self().__ptep_get_and_clear(m, i);
+		for (std::size_t k = 1; k < nr; k++)
+			this->self().__ptep_get_and_clear(m, i + k);
+		return first;
+	}
+};
+
+// __ptep_set_access_flags with the pte_same arm64 had until 2019, which
+// ignored RDONLY on present entries: an entry that is software-dirty and
+// writable but still read-only to the walker "is" what a write fault asks
+// for, so nothing is done and, on a CPU without hardware dirty management,
+// the write faults again: progress.
+template <class M, class Self>
+struct pte_same_ignoring_rdonly_ops : mainline_ops<M, Self> {
+	using W = typename M::word;
+	using B = typename M::boolean;
+	B __ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
+	{
+		const W pte = this->self().__ptep_get(m, i);
+		const W a = select<W>(pte_present(pte), pte_clear_bits(pte, PTE_RDONLY), pte);
+		const W b = select<W>(pte_present(entry), pte_clear_bits(entry, PTE_RDONLY), entry);
+		if (m.branch(word_ops<W>::equal(a, b)))
+			return this->truth_value(m, false);
+		return mainline_ops<M, Self>::__ptep_set_access_flags(m, i, entry, dirty);
 	}
 };
 

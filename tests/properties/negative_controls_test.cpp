@@ -20,6 +20,7 @@
 #include "properties/world.h"
 #include "properties/runner.h"
 #include "tests/impl/cont_without_valid.h"
+#include "tests/impl/fold_controls.h"
 #include "tests/impl/mapping_controls.h"
 #include "tests/impl/tlb_controls.h"
 #include "tests/impl/wrprotect_first_run_only.h"
@@ -60,58 +61,20 @@ struct cont_without_valid : controls::ptep_get_cont_without_valid<M, cont_withou
 template <class M>
 struct gathered_noop : controls::gathered_noop_ops<M, gathered_noop<M>> {};
 
-// A fold that compares each entry's pfn and write permission only: next to
-// an executable (or non-shareable, global, special) mapping of the same
-// folio it folds the run anyway, and the repaint gives every entry the
-// faulting entry's attributes -- its neighbours' mappings change under
-// them: isolation.  Only faults that map with differing attributes can show
-// it.
+// The fold's mistakes (tests/impl/fold_controls.h).
 template <class M>
-struct fold_pfn_and_write_only : mainline_ops<M, fold_pfn_and_write_only<M>> {
-	using W = typename M::word;
-	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
-	{
-		const geometry& g = m.geo();
-		const std::size_t first = g.run_start(i);
-		const W pfn = pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1});
-		if (!m.branch(m.folio_covers(pfn, g.cont_ptes)))
-			return;
-		for (std::size_t k = 0; k < g.cont_ptes; k++) {
-			const W sub = this->self().__ptep_get(m, first + k);
-			const W want = pfn + m.lit(k);
-			if (!m.branch(pte_valid(sub) && word_ops<W>::equal(pte_pfn(sub, g), want) &&
-				      word_ops<W>::equal(sub & m.lit(PTE_WRITE), pte & m.lit(PTE_WRITE))))
-				return;
-		}
-		this->self().contpte_convert(m, i, pte_mkcont(pte));
-	}
-};
+struct fold_pfn_and_write_only : controls::fold_pfn_and_write_only_ops<M, fold_pfn_and_write_only<M>> {};
+template <class M>
+struct fold_ignoring_memory_type : controls::fold_ignoring_memory_type_ops<M, fold_ignoring_memory_type<M>> {};
+template <class M>
+struct fold_without_folio_check : controls::fold_without_folio_check_ops<M, fold_without_folio_check<M>> {};
 
-// A fold that compares every attribute but the memory type (AttrIndx,
-// bits 4:2): it merges a run whose pages were mapped with different memory
-// types under one CONT translation, which then gives every page the type of
-// one of them.
+// mprotect's start returning its first entry, and __ptep_set_access_flags
+// with the pte_same of before 2019 (tests/impl/mapping_controls.h).
 template <class M>
-struct fold_ignoring_memory_type : mainline_ops<M, fold_ignoring_memory_type<M>> {
-	using W = typename M::word;
-	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
-	{
-		const geometry& g = m.geo();
-		const std::size_t first = g.run_start(i);
-		const W pfn = pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1});
-		if (!m.branch(m.folio_covers(pfn, g.cont_ptes)))
-			return;
-		const std::uint64_t attrindx = std::uint64_t{7} << 2;
-		W expected = pfn_pte(pfn, pte_pgprot(pte_mkold(pte_mkclean(pte)), g), g) & m.lit(~attrindx);
-		for (std::size_t k = 0; k < g.cont_ptes; k++) {
-			const W sub = pte_mkold(pte_mkclean(this->self().__ptep_get(m, first + k))) & m.lit(~attrindx);
-			if (!m.branch(arch::pte_same(sub, expected)))
-				return;
-			expected = pte_advance_pfn(expected, 1, g);
-		}
-		this->self().contpte_convert(m, i, pte_mkcont(pte));
-	}
-};
+struct prot_start_first_entry_only : controls::prot_start_first_entry_only_ops<M, prot_start_first_entry_only<M>> {};
+template <class M>
+struct pte_same_ignoring_rdonly : controls::pte_same_ignoring_rdonly_ops<M, pte_same_ignoring_rdonly<M>> {};
 
 // clear_non_present_ptes clears whole runs, on the theory that a swapped-out
 // large folio leaves its run all swap entries: a zap whose range ends inside
@@ -176,52 +139,10 @@ template <class M>
 struct set_ptes_cont_by_virtual_alignment
 	: controls::set_ptes_cont_by_virtual_alignment_ops<M, set_ptes_cont_by_virtual_alignment<M>> {};
 
-// A fold that never asks whether one folio backs the run: a run mapped
-// whole by several small folios, each pfn following the last, folds, and
-// from then on an access to one folio's page is reported for every folio
-// of the run.
-template <class M>
-struct fold_without_folio_check : mainline_ops<M, fold_without_folio_check<M>> {
-	using W = typename M::word;
-	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
-	{
-		const geometry& g = m.geo();
-		const std::size_t first = g.run_start(i);
-		const W pfn = pte_pfn(pte, g) & m.lit(~std::uint64_t{g.cont_ptes - 1});
-		W expected = pfn_pte(pfn, pte_pgprot(pte_mkold(pte_mkclean(pte)), g), g);
-		for (std::size_t k = 0; k < g.cont_ptes; k++) {
-			const W subpte = pte_mkold(pte_mkclean(this->self().__ptep_get(m, first + k)));
-			if (!m.branch(arch::pte_same(subpte, expected)))
-				return;
-			expected = pte_advance_pfn(expected, 1, g);
-		}
-		this->self().contpte_convert(m, i, pte_mkcont(pte));
-	}
-};
-
 // The batched young calls answering for their first entry (tests/impl/).
 template <class M>
 struct young_ptes_first_entry_fast_path
 	: controls::young_ptes_first_entry_fast_path_ops<M, young_ptes_first_entry_fast_path<M>> {};
-
-// mprotect's start takes the batch out entry by entry and returns the
-// first entry as it was: the caller gives the whole batch one protection,
-// so one value looks like enough.  But the batch's access and dirty may
-// sit in any of its entries (any entry of a folded run): a write recorded
-// elsewhere is handed to nobody, and the commit writes the pages back
-// clean: batch-or.  Only the mprotect caller makes the call.
-template <class M>
-struct prot_start_first_entry_only : mainline_ops<M, prot_start_first_entry_only<M>> {
-	using W = typename M::word;
-	W modify_prot_start_ptes(M& m, std::size_t i, std::size_t nr)
-	{
-		this->self().contpte_try_unfold_partial(m, i, nr);
-		const W first = this->self().__ptep_get_and_clear(m, i);
-		for (std::size_t k = 1; k < nr; k++)
-			this->self().__ptep_get_and_clear(m, i + k);
-		return first;
-	}
-};
 
 // mprotect's commit keeping the table's flags (tests/impl/).
 template <class M>
@@ -258,26 +179,6 @@ struct batch_hint_ignoring_place : mainline_ops<M, batch_hint_ignoring_place<M>>
 	static std::size_t pte_batch_hint(const geometry& g, std::size_t, std::uint64_t pte)
 	{
 		return pte_valid_cont(pte) ? g.cont_ptes : 1;
-	}
-};
-
-// __ptep_set_access_flags with the pte_same arm64 had until 2019, which
-// ignored RDONLY on present entries: an entry that is software-dirty and
-// writable but still read-only to the walker "is" what a write fault asks
-// for, so nothing is done and, on a CPU without hardware dirty management,
-// the write faults again: progress.
-template <class M>
-struct pte_same_ignoring_rdonly : mainline_ops<M, pte_same_ignoring_rdonly<M>> {
-	using W = typename M::word;
-	using B = typename M::boolean;
-	B __ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
-	{
-		const W pte = this->self().__ptep_get(m, i);
-		const W a = select<W>(pte_present(pte), pte_clear_bits(pte, PTE_RDONLY), pte);
-		const W b = select<W>(pte_present(entry), pte_clear_bits(entry, PTE_RDONLY), entry);
-		if (m.branch(word_ops<W>::equal(a, b)))
-			return this->truth_value(m, false);
-		return mainline_ops<M, pte_same_ignoring_rdonly<M>>::__ptep_set_access_flags(m, i, entry, dirty);
 	}
 };
 
@@ -639,6 +540,9 @@ void expect_caught_only_by_mprotect(const char* name, property p, granule g)
 TEST(negative_control, a_prot_start_returning_its_first_entry_fails_batch_or_only_under_mprotect)
 {
 	expect_caught_only_by_mprotect<prot_start_first_entry_only>("prot-start-first-entry", property::batch_or,
+								    granule::k4);
+	// The write it hands to nobody is lost as well.
+	expect_caught_only_by_mprotect<prot_start_first_entry_only>("prot-start-first-entry", property::no_loss,
 								    granule::k4);
 }
 
