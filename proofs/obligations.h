@@ -37,8 +37,10 @@ void prove_seq(obligation_run& run, std::size_t k, bool from_empty);
 // A sampled failure told against the one-call claims (item of the rule: a
 // verdict of the proofs never contradicts a failure the checker found).
 // The failing call of history h -- the first whose end shows p violated,
-// or for well-formed the call whose store broke it, replayed through the
-// checker -- is run on the symbolic machine from the
+// or for well-formed the call whose store broke it, or for precise, when
+// the read began from a table where some page showed a flag it may not
+// report, the first call that left a page so (judged by (reportable)),
+// replayed through the checker -- is run on the symbolic machine from the
 // very table it began from, with the values it passed and any hardware
 // events, and p's claims for it are asked (call_claims, the ledger read
 // off the table).  Where that table satisfies the invariant of reachable
@@ -52,10 +54,11 @@ void prove_seq(obligation_run& run, std::size_t k, bool from_empty);
 //              ptespec bug; `why` says both
 //   outside    the claims do not speak for the case (`why` says which
 //              condition fails): p is judged mid-call or on later calls
-//              (isolation, precise, lockless, permission), the table is
-//              outside the invariant, a pending flag is not visible, the
-//              TLB holds a stale translation, or the hardware is not the
-//              one the proofs ran on (or has no HAFDBS)
+//              (isolation, lockless, permission), the table is outside the
+//              invariant, a pending flag is not visible, a page shows a
+//              flag it may not report, the TLB holds a stale translation,
+//              or the hardware is not the one the proofs ran on (or has no
+//              HAFDBS)
 struct agreement {
 	enum class verdict { agrees, disagrees, undecided, outside };
 	verdict v = verdict::outside;

@@ -801,13 +801,13 @@ struct pte_same_ignoring_rdonly : controls::pte_same_ignoring_rdonly_ops<M, pte_
 // confirmed: the three folds (a run's pages faulted in with different
 // attributes, memory types or folios are, in step/, just free words),
 // mprotect's start and a set_access_flags that takes a read-only entry for
-// a writable one.  The others are refuted in the tests above, but for four
+// a writable one.  The others are refuted in the tests above, but for five
 // no obligation speaks: the two lockless gathers (no obligation states
 // lockless), the batch that ORs valid entries only (only PROT_NONE entries
 // show it, which the invariant leaves out), the batch hint counting from
 // the run's start (a core-mm function, not a call: the proofs' callers are
-// rules) -- and the batch past its folio is a caller's mistake, not the
-// strategy's.
+// rules) and the batch past its folio (a caller's mistake, not the
+// strategy's).
 TEST(proofs, the_sampled_suites_negative_controls_are_refuted_by_step_obligations)
 {
 	struct control {
@@ -852,8 +852,9 @@ struct differs_when_symbolic : mainline_ops<M, differs_when_symbolic<M>> {
 };
 
 // Every sampled failure of a property one call's claims speak for (per-call,
-// no-loss, batch-or, progress, and well-formed, judged at the call's stores
-// against the TLB) agrees with the proofs: re-judged from the table its
+// no-loss, batch-or, progress, well-formed, judged at the call's stores
+// against the TLB, and precise, judged at the call that left a page showing
+// a flag it may not report) agrees with the proofs: re-judged from the table its
 // failing call began from (judge_agreement), the claims are refuted too, or
 // the case is outside what they speak for -- never proved.  The builtin
 // cells of these properties that fail (the verdict/ tests assert which) at
