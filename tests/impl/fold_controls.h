@@ -2,8 +2,8 @@
 // realistic mistake each in the fold (contpte_try_fold's checks of the run
 // it would fold).  The sampled checker finds each only when faults map a
 // run's pages differently; step/contpte_try_fold, whose table's entries are
-// free words, meets them at once.  Self is the strategy that derives from
-// one (CRTP, as mainline_ops).
+// free words, meets them at once.  Each is a strategy of its own, mainline
+// with one function changed.
 #pragma once
 
 #include <cstddef>
@@ -19,8 +19,8 @@ namespace ptespec::controls {
 // faulting entry's attributes -- its neighbours' mappings change under
 // them: isolation.  Only faults that map with differing attributes can show
 // it.
-template <class M, class Self>
-struct fold_pfn_and_write_only_ops : mainline_ops<M, Self> {
+template <class M>
+struct fold_pfn_and_write_only : mainline_ops<M, fold_pfn_and_write_only<M>> {
 	using W = typename M::word;
 	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
 	{
@@ -44,8 +44,8 @@ struct fold_pfn_and_write_only_ops : mainline_ops<M, Self> {
 // bits 4:2): it merges a run whose pages were mapped with different memory
 // types under one CONT translation, which then gives every page the type of
 // one of them.
-template <class M, class Self>
-struct fold_ignoring_memory_type_ops : mainline_ops<M, Self> {
+template <class M>
+struct fold_ignoring_memory_type : mainline_ops<M, fold_ignoring_memory_type<M>> {
 	using W = typename M::word;
 	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
 	{
@@ -70,8 +70,8 @@ struct fold_ignoring_memory_type_ops : mainline_ops<M, Self> {
 // whole by several small folios, each pfn following the last, folds, and
 // from then on an access to one folio's page is reported for every folio
 // of the run.
-template <class M, class Self>
-struct fold_without_folio_check_ops : mainline_ops<M, Self> {
+template <class M>
+struct fold_without_folio_check : mainline_ops<M, fold_without_folio_check<M>> {
 	using W = typename M::word;
 	void __contpte_try_fold(M& m, std::size_t i, const W& pte)
 	{

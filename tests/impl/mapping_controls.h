@@ -2,8 +2,9 @@
 // realistic mistake each in a call that passes a value -- set_ptes,
 // ptep_set_access_flags, mprotect's commit -- or in mprotect's start, so
 // that the sampled checker and the step/ obligations (which give the value
-// as a free word under the caller's rule) are both seen to find them.  Self is the strategy that
-// derives from one (CRTP, as mainline_ops).
+// as a free word under the caller's rule) are both seen to find them.  An
+// `_ops` template is derived from by the strategy, Self (CRTP, as
+// mainline_ops); the others are strategies of their own.
 #pragma once
 
 #include <cstddef>
@@ -92,8 +93,8 @@ struct prot_commit_keeping_table_flags_ops : mainline_ops<M, Self> {
 // sit in any of its entries (any entry of a folded run): a write recorded
 // elsewhere is handed to nobody, and the commit writes the pages back
 // clean: batch-or.  Only the mprotect caller makes the call.
-template <class M, class Self>
-struct prot_start_first_entry_only_ops : mainline_ops<M, Self> {
+template <class M>
+struct prot_start_first_entry_only : mainline_ops<M, prot_start_first_entry_only<M>> {
 	using W = typename M::word;
 	W modify_prot_start_ptes(M& m, std::size_t i, std::size_t nr)
 	{
@@ -110,8 +111,8 @@ struct prot_start_first_entry_only_ops : mainline_ops<M, Self> {
 // writable but still read-only to the walker "is" what a write fault asks
 // for, so nothing is done and, on a CPU without hardware dirty management,
 // the write faults again: progress.
-template <class M, class Self>
-struct pte_same_ignoring_rdonly_ops : mainline_ops<M, Self> {
+template <class M>
+struct pte_same_ignoring_rdonly : mainline_ops<M, pte_same_ignoring_rdonly<M>> {
 	using W = typename M::word;
 	using B = typename M::boolean;
 	B __ptep_set_access_flags(M& m, std::size_t i, const W& entry, bool dirty)
@@ -121,7 +122,7 @@ struct pte_same_ignoring_rdonly_ops : mainline_ops<M, Self> {
 		const W b = select<W>(pte_present(entry), pte_clear_bits(entry, PTE_RDONLY), entry);
 		if (m.branch(word_ops<W>::equal(a, b)))
 			return this->truth_value(m, false);
-		return mainline_ops<M, Self>::__ptep_set_access_flags(m, i, entry, dirty);
+		return mainline_ops<M, pte_same_ignoring_rdonly<M>>::__ptep_set_access_flags(m, i, entry, dirty);
 	}
 };
 

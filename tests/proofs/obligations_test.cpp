@@ -784,17 +784,6 @@ TEST(proofs, a_young_clear_of_its_own_entry_only_is_not_proved_inductive)
 		  proof_verdict::proved);
 }
 
-template <class M>
-struct fold_pfn_and_write_only : controls::fold_pfn_and_write_only_ops<M, fold_pfn_and_write_only<M>> {};
-template <class M>
-struct fold_ignoring_memory_type : controls::fold_ignoring_memory_type_ops<M, fold_ignoring_memory_type<M>> {};
-template <class M>
-struct fold_without_folio_check : controls::fold_without_folio_check_ops<M, fold_without_folio_check<M>> {};
-template <class M>
-struct prot_start_first_entry_only : controls::prot_start_first_entry_only_ops<M, prot_start_first_entry_only<M>> {};
-template <class M>
-struct pte_same_ignoring_rdonly : controls::pte_same_ignoring_rdonly_ops<M, pte_same_ignoring_rdonly<M>> {};
-
 // The sampled suite's negative controls that no other test here proves a
 // refutation of, each refuted by the step/ obligation of the call it
 // breaks, on the property the sampled suite finds failing, the replay
@@ -817,15 +806,15 @@ TEST(proofs, the_sampled_suites_negative_controls_are_refuted_by_step_obligation
 		std::vector<property> ps;	// what the sampled suite finds failing
 	};
 	control cs[] = {
-		{make_strategy<fold_pfn_and_write_only>("fold-pfn-and-write-only", "negative control", "test"),
+		{make_strategy<controls::fold_pfn_and_write_only>("fold-pfn-and-write-only", "negative control", "test"),
 		 "step/contpte_try_fold-cont16", quick_at(0, 1), {property::isolation}},
-		{make_strategy<fold_ignoring_memory_type>("fold-ignoring-attrindx", "negative control", "test"),
+		{make_strategy<controls::fold_ignoring_memory_type>("fold-ignoring-attrindx", "negative control", "test"),
 		 "step/contpte_try_fold-cont16", quick_at(0, 1), {property::isolation}},
-		{make_strategy<fold_without_folio_check>("fold-without-folio-check", "negative control", "test"),
+		{make_strategy<controls::fold_without_folio_check>("fold-without-folio-check", "negative control", "test"),
 		 "step/contpte_try_fold-cont16", quick_at(0, 1), {property::precise}},
-		{make_strategy<prot_start_first_entry_only>("prot-start-first-entry", "negative control", "test"),
+		{make_strategy<controls::prot_start_first_entry_only>("prot-start-first-entry", "negative control", "test"),
 		 "step/modify_prot_start_ptes-cont16", quick_at(0, 16), {property::batch_or, property::no_loss}},
-		{make_strategy<pte_same_ignoring_rdonly>("pte-same-ignoring-rdonly", "negative control", "test"),
+		{make_strategy<controls::pte_same_ignoring_rdonly>("pte-same-ignoring-rdonly", "negative control", "test"),
 		 "step/ptep_set_access_flags-cont16", quick_at(0, 1), {property::progress}},
 	};
 	for (control& c : cs) {

@@ -36,7 +36,12 @@ using controls::convert_flushing_at_pmd_level;
 using controls::convert_flushing_by_run;
 using controls::convert_flushing_locally;
 using controls::convert_flushing_without_sync;
+using controls::fold_ignoring_memory_type;
+using controls::fold_pfn_and_write_only;
+using controls::fold_without_folio_check;
 using controls::no_bbm;
+using controls::prot_start_first_entry_only;
+using controls::pte_same_ignoring_rdonly;
 using controls::unfold_wrprotecting;
 
 // ptep_get tests CONT without VALID (tests/impl/cont_without_valid.h), and
@@ -60,21 +65,6 @@ struct cont_without_valid : controls::ptep_get_cont_without_valid<M, cont_withou
 // ptep_set_access_flags deciding on the gathered value (tests/impl/).
 template <class M>
 struct gathered_noop : controls::gathered_noop_ops<M, gathered_noop<M>> {};
-
-// The fold's mistakes (tests/impl/fold_controls.h).
-template <class M>
-struct fold_pfn_and_write_only : controls::fold_pfn_and_write_only_ops<M, fold_pfn_and_write_only<M>> {};
-template <class M>
-struct fold_ignoring_memory_type : controls::fold_ignoring_memory_type_ops<M, fold_ignoring_memory_type<M>> {};
-template <class M>
-struct fold_without_folio_check : controls::fold_without_folio_check_ops<M, fold_without_folio_check<M>> {};
-
-// mprotect's start returning its first entry, and __ptep_set_access_flags
-// with the pte_same of before 2019 (tests/impl/mapping_controls.h).
-template <class M>
-struct prot_start_first_entry_only : controls::prot_start_first_entry_only_ops<M, prot_start_first_entry_only<M>> {};
-template <class M>
-struct pte_same_ignoring_rdonly : controls::pte_same_ignoring_rdonly_ops<M, pte_same_ignoring_rdonly<M>> {};
 
 // clear_non_present_ptes clears whole runs, on the theory that a swapped-out
 // large folio leaves its run all swap entries: a zap whose range ends inside
