@@ -813,7 +813,10 @@ TEST(proofs, the_sampled_suites_negative_controls_are_refuted_by_step_obligation
 		{make_strategy<controls::fold_without_folio_check>("fold-without-folio-check", "negative control", "test"),
 		 "step/contpte_try_fold-cont16", quick_at(0, 1), {property::precise}},
 		{make_strategy<controls::prot_start_first_entry_only>("prot-start-first-entry", "negative control", "test"),
-		 "step/modify_prot_start_ptes-cont16", quick_at(0, 16), {property::batch_or, property::no_loss}},
+		 "step/modify_prot_start_ptes-cont16", quick_at(0, 16),
+		 // The model breaks one of three claims, which one depends on the solver's run
+		 // (per-call seen beside another test); the replay confirms each.
+		 {property::batch_or, property::no_loss, property::per_call}},
 		{make_strategy<controls::pte_same_ignoring_rdonly>("pte-same-ignoring-rdonly", "negative control", "test"),
 		 "step/ptep_set_access_flags-cont16", quick_at(0, 1), {property::progress}},
 	};
