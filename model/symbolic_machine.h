@@ -135,6 +135,9 @@ public:
 	z3::expr read(std::size_t i)
 	{
 		schedule(i);
+		if (read_source_)
+			return read_source_(i, reads_++);
+		snap();
 		return table_[i];
 	}
 
@@ -142,6 +145,7 @@ public:
 	{
 		schedule(i);
 		store(i, v);
+		snap();
 	}
 
 	z3::expr exchange(std::size_t i, const z3::expr& v)
@@ -149,6 +153,7 @@ public:
 		schedule(i);
 		const z3::expr old = table_[i];
 		store(i, v);
+		snap();
 		return old;
 	}
 
@@ -158,6 +163,7 @@ public:
 		schedule(i);
 		const z3::expr old = table_[i];
 		store(i, f(old));
+		snap();
 		return old;
 	}
 
@@ -213,7 +219,26 @@ public:
 	{
 		run_shape_ = std::move(f);
 	}
+	// Off: no store is judged (stores_well_formed() stays true) and the
+	// TLB is not followed -- for a proof none of whose claims asks it, as
+	// those terms cost at every store.
+	void set_judge_stores(bool on) { judge_stores_ = on; }
 	const std::vector<sym_event>& events() const { return events_; }
+	// A call that runs while a lockless reader reads the table: the table
+	// after each of its primitives is kept (snapshots()[k]: after k of
+	// them, the first entry the table before any; the last, at end_call,
+	// after the call's end slots).
+	void keep_snapshots() { snapshots_ = {table_}; }
+	const std::vector<std::vector<z3::expr>>& snapshots() const { return snapshots_; }
+	// The lockless reader's side: each read of an entry returns source(i,
+	// n), n counting the call's reads, instead of the table's -- the
+	// table as it was at some moment of a concurrent writer's call.  A
+	// reader with a source only reads: any store is outside what was
+	// modelled, and stops the path as a symbolic_limit.
+	void set_read_source(std::function<z3::expr(std::size_t entry, std::size_t nth)> source)
+	{
+		read_source_ = std::move(source);
+	}
 	// Per entry: the valid value the current call took out of it (0: none),
 	// as the checker's batch-or judgement counts it.
 	const std::vector<z3::expr>& taken() const { return taken_; }
@@ -260,6 +285,7 @@ public:
 		for (std::size_t j = 0; j < table_.size(); j++)
 			if (!(j < carried.size() && carried[j] && !used_[j] && unit_outside_range(j)))
 				slot(j);
+		snap();
 		call_++;
 	}
 	// Entries with a primitive on them in this call.
@@ -313,12 +339,19 @@ private:
 		if (first + nr > table_.size() || first + nr < first)
 			throw strategy_fault(true, first, nr, table_.size());
 		gap_++;
+		snap();
 		// What tlb_shadow::flush drops, over terms.
-		if ((flags & flush_nosync) || ((flags & flush_local) && !features_.one_cpu))
+		if (!judge_stores_ || (flags & flush_nosync) || ((flags & flush_local) && !features_.one_cpu))
 			return;
 		for (std::size_t i = first - first % (std::size_t{1} << flush_stride_log2(flags)); i < first + nr; i++)
 			if (flush_reaches(i, first, nr, flags))
 				cached_[i] = mapped(table_[i]);
+	}
+
+	void snap()
+	{
+		if (!snapshots_.empty())
+			snapshots_.push_back(table_);
 	}
 
 	// What a TLB may cache of entry value e: e if valid, else nothing.
@@ -332,13 +365,16 @@ private:
 
 	void store(std::size_t i, const z3::expr& v)
 	{
+		if (read_source_)
+			throw symbolic_limit("a lockless reader stored to entry " + std::to_string(i) +
+					     ": only a reader that reads is modelled beside a writer");
 		const z3::expr old = table_[i];
 		table_[i] = v;
 		// tlb_shadow::store: a valid value whose CONT differs from what
 		// may be cached needs the cached translation gone, or under
 		// BBML2 the two translating alike.
 		std::uint64_t nv = 0;
-		if (!(v.is_numeral() && v.is_numeral_u64(nv) && !pte_valid(nv))) {
+		if (judge_stores_ && !(v.is_numeral() && v.is_numeral_u64(nv) && !pte_valid(nv))) {
 			const z3::expr c = cached_[i];
 			z3::expr ok = c == ctx_.bv_val(0, 64) || pte_cont(c) == pte_cont(v);
 			if (features_.bbml2_noabort)
@@ -418,6 +454,10 @@ private:
 	std::size_t gap_ = 0;
 	std::size_t part_ = 0;
 	bool hw_ = true;
+	bool judge_stores_ = true;
+	std::vector<std::vector<z3::expr>> snapshots_;
+	std::function<z3::expr(std::size_t, std::size_t)> read_source_;
+	std::size_t reads_ = 0;
 	std::vector<bool> used_;
 	std::size_t range_first_ = 0, range_nr_ = 0;
 };

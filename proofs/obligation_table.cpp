@@ -90,6 +90,31 @@ void add_seq_families(std::vector<obligation_family>& table)
 			}
 }
 
+// The lockless/ families: a lockless read beside one locked call of each
+// writer kind that changes the entries of a mapped run under a racing
+// GUP-fast (try_to_unmap's clear, fork's wrprotect, a fault's set_ptes
+// that may fold the run).
+void add_lockless_families(std::vector<obligation_family>& table)
+{
+	using enum call_kind;
+	for (call_kind k : {ptep_get_and_clear, wrprotect_ptes, set_ptes}) {
+		obligation_scope sc;
+		sc.properties = {property::lockless};
+		sc.calls = {ptep_get_lockless};
+		sc.tables = fmt::format(
+			"every table of two runs satisfying the invariant of reachable tables, a lockless read of a run "
+			"edge beside one {} of an edge or middle entry of its run{}, the read beginning first and its "
+			"reads seeing the writer's table at two points of its run; hardware events at the writer's slots",
+			to_string(k), passes_value(k) ? " with every value the caller's rule lets it pass" : "");
+		sc.from_invariant = true;
+		table.push_back({.prefix = fmt::format("lockless/{}-", to_string(k)),
+				 .needs = {ptep_get_lockless, k},
+				 .opt_in = true,
+				 .prove = [k](obligation_run& run) { prove_lockless(run, k); },
+				 .scope = sc});
+	}
+}
+
 } // namespace
 
 const std::vector<obligation_family>& obligation_table()
@@ -144,7 +169,8 @@ const std::vector<obligation_family>& obligation_table()
 			   "the whole full teardown, in one batch, of one folded run of one folio",
 			   false}},
 	};
-	static const bool stepped = (add_step_families(table), add_seq_families(table), true);
+	static const bool stepped =
+		(add_step_families(table), add_lockless_families(table), add_seq_families(table), true);
 	(void)stepped;
 	return table;
 }

@@ -30,6 +30,9 @@ void prove_one_call(obligation_run& run);
 void prove_exit(obligation_run& run, bool batched);
 // step/<call>-cont<N>: one call of kind k from every invariant table.
 void prove_step(obligation_run& run, call_kind k);
+// lockless/<writer>-cont<N>: a lockless read beside one call of the
+// writer's kind, from every invariant table.
+void prove_lockless(obligation_run& run, call_kind writer);
 // seq/<start>-k<K>/<property>-cont<N>: every sequence of k calls of every kind, from
 // the empty table or from every invariant table, the ledger followed.
 void prove_seq(obligation_run& run, std::size_t k, bool from_empty);

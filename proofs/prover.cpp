@@ -16,6 +16,65 @@
 
 namespace ptespec::proofs {
 
+namespace {
+
+// The width of a read point: more primitives than one call makes.
+constexpr unsigned point_bits = 16;
+
+z3::expr point_var(z3::context& ctx, const char* name)
+{
+	// Each point is the one before it plus a free step, so every
+	// placement of the reads is some value of free words (nothing to
+	// assume: the path solver's repair may change any of them).
+	return z3::zext(ctx.bv_const(name, point_bits - 2), 2);
+}
+
+} // namespace
+
+concurrent_read::concurrent_read(z3::context& ctx)
+	: split(point_var(ctx, "race.split")), early(point_var(ctx, "race.early")),
+	  late(early + point_var(ctx, "race.after_early")), end(late + point_var(ctx, "race.after_late"))
+{
+}
+
+z3::expr concurrent_read::at(const z3::expr& point, std::size_t i) const
+{
+	if (snapshots.empty())
+		throw internal_error("prover: a lockless read before its writer ran");
+	// From the last snapshot back: a term per change of the entry.
+	z3::expr out = snapshots.back().at(i);
+	for (std::size_t k = snapshots.size() - 1; k-- > 0;) {
+		const z3::expr& v = snapshots[k].at(i);
+		if (z3::eq(v, snapshots[k + 1].at(i)))
+			continue;
+		out = z3::ite(z3::ule(point, point.ctx().bv_val(k, point_bits)), v, out);
+	}
+	return out;
+}
+
+z3::expr concurrent_read::read(std::size_t i, std::size_t n)
+{
+	if (memo_.size() < snapshots.front().size())
+		memo_.resize(snapshots.front().size());
+	auto& [e, l] = memo_.at(i);
+	if (!e)
+		e = at(early, i);
+	if (!l)
+		l = at(late, i);
+	z3::context& ctx = split.ctx();
+	if (n >= std::size_t{1} << (point_bits - 2))
+		return *l;	// past any split
+	return z3::ite(z3::ult(ctx.bv_val(n, point_bits), split), *e, *l);
+}
+
+concurrent_read::points concurrent_read::in(const z3::model& m) const
+{
+	auto num = [&](const z3::expr& e) {
+		return static_cast<std::size_t>(ground_value(m.eval(z3::zext(e, 64 - point_bits), true)));
+	};
+	return {num(split), num(early), num(late), num(end)};
+}
+
 std::string_view to_string(proof_verdict v)
 {
 	switch (v) {
@@ -90,6 +149,7 @@ struct path_run {
 	sym_call_result result;
 	std::vector<sym_event> events;
 	std::size_t gaps = 0;	// primitives it made
+	std::vector<std::vector<z3::expr>> snapshots;	// symbolic_machine::snapshots
 };
 
 // The paths of one call as the binary tree of their decisions: a leaf is a
@@ -260,9 +320,21 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		todo.pop_back();
 		path_oracle oracle(paths, std::move(next));
 		symbolic_machine m(ctx, w.geo, table, oracle, o.hw);
-		m.set_run_shape([&w](const std::vector<z3::expr>& t, std::size_t i) {
-			return run_well_formed(t, w.geo, w.geo.run_start(i), false);
-		});
+		const bool writer = w.race && ordinal == w.race->writer;
+		if (writer)
+			m.keep_snapshots();
+		if (w.race && ordinal == w.race->reader) {
+			// The reader's reads are the writer's tables, and its
+			// events are the writer's slots: it adds none.
+			m.set_hardware(false);
+			m.set_read_source([race = w.race](std::size_t i, std::size_t n) { return race->read(i, n); });
+		}
+		if (w.stores_judged)
+			m.set_run_shape([&w](const std::vector<z3::expr>& t, std::size_t i) {
+				return run_well_formed(t, w.geo, w.geo.run_start(i), false);
+			});
+		else
+			m.set_judge_stores(false);
 		m.set_folios(w.folios);
 		m.set_call_ordinal(ordinal);
 		m.set_argument(w.argument(ordinal));
@@ -298,7 +370,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		for (std::size_t j = 0; j < used.size(); j++)
 			used[j] = used[j] || m.used()[j];
 		path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), m.cached(), m.stores_well_formed(),
-			     *res, m.events(), gaps};
+			     *res, m.events(), gaps, m.snapshots()};
 		std::size_t lit = 0;
 		for (const path_oracle::step& st : oracle.taken()) {
 			if (!st.decision)
@@ -323,11 +395,30 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		st.taken.push_back(tree.join([&](std::size_t k) { return runs[k].taken[j]; }));
 		st.cached.push_back(tree.join([&](std::size_t k) { return runs[k].cached[j]; }));
 	}
-	st.stores_well_formed = tree.join([&](std::size_t k) { return runs[k].stores_well_formed; });
+	if (w.stores_judged)
+		st.stores_well_formed = tree.join([&](std::size_t k) { return runs[k].stores_well_formed; });
 	st.result.pte = join_result(tree, runs, &sym_call_result::pte);
 	st.result.young = join_result(tree, runs, &sym_call_result::young);
 	st.result.changed = join_result(tree, runs, &sym_call_result::changed);
 	st.events = join_events(tree, runs);
+	if (w.race && ordinal == w.race->writer) {
+		// Each path's tables, the shorter ones held at their last.
+		std::size_t longest = 0;
+		for (const path_run& r : runs)
+			longest = std::max(longest, r.snapshots.size());
+		for (std::size_t k = 0; k < longest; k++) {
+			st.snapshots.emplace_back();
+			for (std::size_t j = 0; j < table.size(); j++)
+				st.snapshots.back().push_back(tree.join([&](std::size_t p) {
+					const auto& sn = runs[p].snapshots;
+					return sn[std::min(k, sn.size() - 1)][j];
+				}));
+		}
+		w.race->snapshots = st.snapshots;
+		w.race->last = tree.join([&](std::size_t p) {
+			return ctx.bv_val(runs[p].snapshots.size() - 1, w.race->end.get_sort().bv_size());
+		});
+	}
 	st.parts.emplace_back();
 	for (const path_run& r : runs) {
 		st.parts.back().emplace_back(r.pc, r.gaps);
@@ -359,7 +450,8 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 			carried[j] = !used[j];
 		return st;
 	};
-	if (!(o.split_generic_batches && c.nr > 1 && strat.batch_is_generic(c.kind)))
+	const bool racing = w.race && (ordinal == w.race->writer || ordinal == w.race->reader);
+	if (racing || !(o.split_generic_batches && c.nr > 1 && strat.batch_is_generic(c.kind)))
 		return hand_on(run_joined(ctx, paths, strat, w, table, c, part_spec{c, 0, true, {}}, ordinal, o, spent,
 					  carried, used));
 	sym_step whole;
@@ -369,7 +461,8 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 	std::vector<z3::expr> now = table;
 	std::vector<z3::expr> taken(table.size(), ctx.bv_val(0, 64));
 	std::vector<z3::expr> cached;
-	whole.stores_well_formed = ctx.bool_val(true);
+	if (w.stores_judged)
+		whole.stores_well_formed = ctx.bool_val(true);
 	for (std::size_t k = 0; k < c.nr; k++) {
 		part_spec part{call{call_kind::ptep_get_and_clear_full, c.index + k, 1, c.full, 0, 0}, k,
 			       k + 1 == c.nr, taken, cached};
@@ -390,7 +483,8 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 		now = st.after;
 		taken = st.taken;
 		cached = st.cached;
-		whole.stores_well_formed = *whole.stores_well_formed && *st.stores_well_formed;
+		if (w.stores_judged)
+			whole.stores_well_formed = *whole.stores_well_formed && *st.stores_well_formed;
 		whole.paths += st.paths;
 		whole.events.insert(whole.events.end(), st.events.begin(), st.events.end());
 		whole.trace.insert(whole.trace.end(), st.trace.begin(), st.trace.end());
@@ -470,6 +564,8 @@ counterexample extract(const z3::model& mdl, const sym_world& world, const scena
 				     truth[2 * k + 1] ? hw_kind::write : hw_kind::access});
 	}
 	ce.calls = sc.calls;
+	if (world.race)
+		ce.race = world.race->in(mdl);
 	for (std::size_t k = 0; k < ce.calls.size(); k++)
 		if (const std::optional<z3::expr> v = world.argument(k))
 			ce.calls[k].pte = ground_value(mdl.eval(*v, true));

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,38 @@ struct claim {
 	bool invariant = false;
 };
 
+// A lockless read that runs beside a locked call, its writer (the
+// lockless/ obligations): the writer's table after each of its primitives
+// is kept, and the reader's n-th read of an entry returns the entry as it
+// was after `early` of the writer's primitives when n < split and after
+// `late` of them otherwise (early <= late; past the writer's last
+// primitive, its table at its end).  The reader ends after `end` of them
+// (late <= end): its window of the writer's run.  Each point is a free
+// word, so one case covers every such placement of the reads.
+struct concurrent_read {
+	std::size_t writer = 0, reader = 1;	// ordinals in the scenario
+	z3::expr split, early, late, end;
+	// The writer's tables, snapshots[k] after k of its primitives, the
+	// last at its end (after its end slots), joined over its paths; and
+	// the index of the last, per path (a term): filled when it has run.
+	std::vector<std::vector<z3::expr>> snapshots;
+	std::optional<z3::expr> last;
+
+	explicit concurrent_read(z3::context& ctx);
+	// Entry i as the reader's n-th read sees it.
+	z3::expr read(std::size_t i, std::size_t n);
+	// Entry i after `point` of the writer's primitives.
+	z3::expr at(const z3::expr& point, std::size_t i) const;
+	// The points as numbers, in a model.
+	struct points {
+		std::size_t split = 0, early = 0, late = 0, end = 0;
+	};
+	points in(const z3::model& m) const;
+
+private:
+	std::vector<std::pair<std::optional<z3::expr>, std::optional<z3::expr>>> memo_;
+};
+
 // The symbolic inputs of a case -- the initial table and the values its
 // calls pass -- and what is assumed of them.
 struct sym_world {
@@ -63,6 +96,13 @@ struct sym_world {
 	// ptep_set_access_flags' entry, the mprotect commit's pte); a
 	// counterexample reads its value off the model.
 	std::vector<std::optional<z3::expr>> arguments;
+	// A lockless read beside a writer, when the scenario is one.
+	std::shared_ptr<concurrent_read> race;
+	// Whether each store is judged against the TLB and its run's shape
+	// (sym_step::stores_well_formed, none when not): those terms are built
+	// at every store, so an obligation none of whose claims asks
+	// well-formed at a store turns this off.
+	bool stores_judged = true;
 	// Call k's symbolic value, if it has one.
 	std::optional<z3::expr> argument(std::size_t k) const
 	{
@@ -85,6 +125,9 @@ struct sym_step {
 	std::vector<z3::expr> before, after;	// the table at call begin and end
 	sym_call_result result;
 	std::vector<z3::expr> taken;	// symbolic_machine::taken() at call end
+	// The writer of a concurrent read: its table after each primitive
+	// (concurrent_read::snapshots); empty for any other call.
+	std::vector<std::vector<z3::expr>> snapshots;
 	// What the TLB may hold at call end (symbolic_machine::cached()), and
 	// whether every store of the call kept break-before-make.
 	std::vector<z3::expr> cached;
@@ -138,6 +181,9 @@ struct counterexample {
 	// Calls of the obligation's sequence after the last of `calls` that the
 	// violation does not need (taken out by the shrinker).
 	std::size_t calls_not_needed = 0;
+	// A lockless read beside a writer: calls[1] read beside calls[0], at
+	// these points of its run (concurrent_read).
+	std::optional<concurrent_read::points> race;
 };
 
 struct proof_result {
@@ -185,8 +231,9 @@ struct prove_options {
 	std::vector<std::size_t> early_checks{4};
 	// batch-or and step/ over this one range [first, first + nr) only (nr
 	// 0: the ranges and entries above; a one-entry step/ call takes
-	// `first`): what the benchmark times per range, and what a test asks
-	// when one place shows what it tests.
+	// `first`; a lockless/ writer takes `first`, beside a read of entry
+	// 0): what the benchmark times per range, and what a test asks when
+	// one place shows what it tests.
 	std::size_t range_first = 0, range_nr = 0;
 	// seq/ over the calls of these kinds only (empty: every kind the
 	// strategy has): what a test asks when a few calls show what it tests.

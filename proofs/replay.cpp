@@ -48,10 +48,181 @@ std::string fault_text(const strategy_fault& f)
 	return fmt::format("{} (#{} of {} entries)", f.what(), f.index, f.table_size);
 }
 
+// The writer of a race, as the replay watches it: its table after each
+// primitive and at its end (what concurrent_read's snapshots are), and
+// the reader's end heard by the checker after `end` of those primitives.
+class race_watch : public observer {
+public:
+	race_watch(checker* chk, const call& reader, const call_result& r, std::size_t end)
+		: chk_(chk), reader_(reader), r_(r), end_(end)
+	{
+	}
+	std::vector<table_t> snapshots;
+	void on_call_begin(const call& c, const table_t& t) override
+	{
+		snapshots = {t};
+		if (chk_) {
+			chk_->on_call_begin(c, t);
+			end_reader(t);
+		}
+	}
+	void on_primitive(const primitive_step& p, const table_t& t) override
+	{
+		snapshots.push_back(t);
+		if (chk_) {
+			chk_->on_primitive(p, t);
+			end_reader(t);
+		}
+	}
+	void on_hw_event(const hw_event& e, const table_t& t) override
+	{
+		if (chk_)
+			chk_->on_hw_event(e, t);
+	}
+	void on_call_end(const call& c, const call_result& r, const table_t& t) override
+	{
+		snapshots.push_back(t);
+		if (chk_) {
+			chk_->on_call_end(c, r, t);
+			end_reader(t, true);
+		}
+	}
+
+private:
+	void end_reader(const table_t& t, bool writer_ended = false)
+	{
+		if (ended_ || (snapshots.size() <= end_ && !writer_ended))
+			return;
+		ended_ = true;
+		chk_->on_call_end(reader_, r_, t);
+	}
+	checker* chk_;
+	call reader_;
+	call_result r_;
+	std::size_t end_;
+	bool ended_ = false;
+};
+
+// Before each read of the reader, its machine's table becomes the
+// writer's at that read's point.
+class race_reads : public hardware_agent {
+public:
+	race_reads(machine& m, const std::vector<table_t>& snapshots, const concurrent_read::points& at)
+		: m_(m), snapshots_(snapshots), at_(at)
+	{
+	}
+	void at_gap(hw_port& port) override
+	{
+		if (port.next_index() == hw_port::npos)
+			return;
+		const std::size_t point = std::min(n_ < at_.split ? at_.early : at_.late, snapshots_.size() - 1);
+		for (std::size_t k = 0; k < snapshots_[point].size(); k++)
+			m_.poke(k, snapshots_[point][k]);
+		points.push_back({port.next_index(), point});
+		n_++;
+	}
+	std::vector<std::pair<std::size_t, std::size_t>> points;	// entry, point
+
+private:
+	machine& m_;
+	const std::vector<table_t>& snapshots_;
+	concurrent_read::points at_;
+	std::size_t n_ = 0;
+};
+
+// A lockless read beside a writer, replayed without threads: the writer
+// runs alone first, its tables kept; the reader then runs on a machine of
+// its own whose table is, before each read, the writer's at that read's
+// point; last the writer runs again, the checker watching, and hears the
+// reader begin before the writer's first primitive and end after `end` of
+// them (or after the writer, when end is past its last).
+replay_outcome replay_race(strategy& s, const counterexample& ce)
+{
+	const geometry& geo = ce.geo;
+	const concurrent_read::points& at = *ce.race;
+	const call& writer = ce.calls.at(0);
+	const call& reader = ce.calls.at(1);
+	replay_outcome out;
+	std::string& t = out.text;
+	auto fresh = [&](machine& m) {
+		for (std::size_t k = 0; k < ce.initial.size(); k++)
+			m.poke(k, ce.initial[k]);
+		m.set_folios(ce.folios);
+	};
+	t += fmt::format("    initial    {}\n", rulers(ce.initial, geo));
+
+	machine alone(geo, ce.initial.size(), ce.hw);
+	fresh(alone);
+	exact_hardware hw_alone(ce.events);
+	race_watch tables(nullptr, reader, {}, 0);
+	alone.set_hardware(&hw_alone);
+	alone.set_observer(&tables);
+	run_call(s, alone, writer);
+
+	machine rm(geo, ce.initial.size(), ce.hw);
+	fresh(rm);
+	race_reads reads(rm, tables.snapshots, at);
+	rm.set_hardware(&reads);
+	const call_result r = run_call(s, rm, reader);
+
+	machine judged(geo, ce.initial.size(), ce.hw);
+	fresh(judged);
+	checker chk(geo, ce.folios, ce.initial, ce.hw);
+	exact_hardware hw(ce.events);
+	race_watch watch(&chk, reader, r, at.end);
+	judged.set_hardware(&hw);
+	judged.set_observer(&watch);
+	chk.on_call_begin(reader, judged.table());
+	const call_result wr = run_call(s, judged, writer);
+
+	t += fmt::format("    {} begins; beside it, under the lock (writer point k: its table after k of its "
+			 "primitives):\n",
+			 describe(reader));
+	t += fmt::format("    {:<34} -> {}\n", describe(writer), result_text(wr));
+	for (const ce_event& e : hw.fired_)
+		t += fmt::format("      hw {} to page #{} recorded in #{} (gap {})\n", to_string(e.kind), e.entry,
+				 e.entry, e.gap);
+	// The writer's tables, a line per change; the reads, a line per point.
+	const std::size_t last = tables.snapshots.size() - 1;
+	auto point_name = [last](std::size_t k) { return k == last ? std::string("end") : std::to_string(k); };
+	for (std::size_t k = 0; k <= last;) {
+		std::size_t to = k;
+		while (to < last && tables.snapshots[to + 1] == tables.snapshots[k])
+			to++;
+		const std::string when = to == k ? point_name(k) : point_name(k) + "-" + point_name(to);
+		t += fmt::format("      after {:>7} {}\n", when, rulers(tables.snapshots[k], geo));
+		k = to + 1;
+	}
+	for (std::size_t n = 0; n < reads.points.size();) {
+		std::size_t to = n;
+		while (to + 1 < reads.points.size() && reads.points[to + 1].second == reads.points[n].second)
+			to++;
+		std::string which;
+		for (std::size_t k = n; k <= to; k++)
+			which += fmt::format("{}#{}", k == n ? "" : " ", reads.points[k].first);
+		t += fmt::format("      read{} {} at writer point {}\n", to == n ? "" : "s", which,
+				 point_name(reads.points[n].second));
+		n = to + 1;
+	}
+	t += fmt::format("    {:<34} -> {} (ends at writer point {})\n", describe(reader), result_text(r),
+			 point_name(std::min(at.end, last)));
+
+	out.confirmed = chk.failed(ce.prop) && hw.refused_.empty();
+	if (const violation* v = chk.first(ce.prop))
+		t += fmt::format("    checker: {}: {}\n", to_string(ce.prop), v->message);
+	if (!hw.refused_.empty())
+		out.why = fmt::format("the concrete hardware refused {} planned event(s)", hw.refused_.size());
+	else if (!out.confirmed)
+		out.why = fmt::format("the checker reports no {} violation", to_string(ce.prop));
+	return out;
+}
+
 } // namespace
 
 replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 {
+	if (ce.race)
+		return replay_race(s, ce);
 	const geometry& geo = ce.geo;
 	const std::vector<folio_extent>& folios = ce.folios;
 	replay_outcome out;
@@ -121,8 +292,8 @@ counterexample shrink_counterexample(strategy& s, counterexample ce)
 	if (!still(ce))
 		return ce;
 	// Calls: the shortest start of the sequence that still fails, with the
-	// events of the calls it drops.
-	for (std::size_t n = 1; n < ce.calls.size(); n++) {
+	// events of the calls it drops (a race needs both of its calls).
+	for (std::size_t n = 1; n < ce.calls.size() && !ce.race; n++) {
 		counterexample c = ce;
 		c.calls.resize(n);
 		std::erase_if(c.events, [n](const ce_event& e) { return e.call >= n; });
