@@ -135,8 +135,11 @@ public:
 	z3::expr read(std::size_t i)
 	{
 		schedule(i);
-		if (read_source_)
-			return read_source_(i, reads_++);
+		if (torn_) {
+			// Read n is early while n < split: the first read that is
+			// not makes every later one late.
+			return torn_->read(i, reads_++);
+		}
 		snap();
 		return table_[i];
 	}
@@ -230,15 +233,15 @@ public:
 	// after the call's end slots).
 	void keep_snapshots() { snapshots_ = {table_}; }
 	const std::vector<std::vector<z3::expr>>& snapshots() const { return snapshots_; }
-	// The lockless reader's side: each read of an entry returns source(i,
-	// n), n counting the call's reads, instead of the table's -- the
-	// table as it was at some moment of a concurrent writer's call.  A
-	// reader with a source only reads: any store is outside what was
-	// modelled, and stops the path as a symbolic_limit.
-	void set_read_source(std::function<z3::expr(std::size_t entry, std::size_t nth)> source)
-	{
-		read_source_ = std::move(source);
-	}
+	// The lockless reader's side: its n-th read of entry i returns
+	// read(i, n) -- the entry as it was at some moment of a concurrent
+	// writer's call -- instead of the table's.  Such a reader only reads:
+	// any store is outside what was modelled, and stops the path as a
+	// symbolic_limit.
+	struct torn_reads {
+		std::function<z3::expr(std::size_t entry, std::size_t nth)> read;
+	};
+	void set_torn_reads(torn_reads r) { torn_.emplace(std::move(r)); }
 	// Per entry: the valid value the current call took out of it (0: none),
 	// as the checker's batch-or judgement counts it.
 	const std::vector<z3::expr>& taken() const { return taken_; }
@@ -365,7 +368,7 @@ private:
 
 	void store(std::size_t i, const z3::expr& v)
 	{
-		if (read_source_)
+		if (torn_)
 			throw symbolic_limit("a lockless reader stored to entry " + std::to_string(i) +
 					     ": only a reader that reads is modelled beside a writer");
 		const z3::expr old = table_[i];
@@ -456,7 +459,7 @@ private:
 	bool hw_ = true;
 	bool judge_stores_ = true;
 	std::vector<std::vector<z3::expr>> snapshots_;
-	std::function<z3::expr(std::size_t, std::size_t)> read_source_;
+	std::optional<torn_reads> torn_;
 	std::size_t reads_ = 0;
 	std::vector<bool> used_;
 	std::size_t range_first_ = 0, range_nr_ = 0;

@@ -102,9 +102,10 @@ void add_lockless_families(std::vector<obligation_family>& table)
 		sc.properties = {property::lockless};
 		sc.calls = {ptep_get_lockless};
 		sc.tables = fmt::format(
-			"every table of two runs satisfying the invariant of reachable tables, a lockless read of a run "
-			"edge beside one {} of an edge or middle entry of its run{}, the read beginning first and its "
-			"reads seeing the writer's table at two points of its run; hardware events at the writer's slots",
+			"every table of two runs satisfying the invariant of reachable tables, a lockless read of a run's "
+			"first entry beside one {} of an edge or middle entry of its run{}, the read beginning first and "
+			"its reads seeing the writer's table at two points of its run, switching within its first two "
+			"passes; hardware events at the writer's slots",
 			to_string(k), passes_value(k) ? " with every value the caller's rule lets it pass" : "");
 		sc.from_invariant = true;
 		table.push_back({.prefix = fmt::format("lockless/{}-", to_string(k)),

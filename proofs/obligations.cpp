@@ -866,11 +866,15 @@ z3::expr lockless_claim(const sym_step& writer, const sym_step& reader, const sy
 
 // The reader entries of a lockless/ obligation and, for each, the entries
 // of its run the writer calls on: the run's edges and a middle, the
-// reader's own entry among them.
+// reader's own entry among them.  The read of the run's first entry only:
+// a read of its last, beside a writer that clears the run's first entry,
+// has read paths that spin on a table the writer left half done, each
+// re-reading the run twice with a split point in its terms before it is
+// dropped, and the case did not end in 600 s.
 std::vector<std::pair<std::size_t, std::size_t>> lockless_places(std::size_t c, bool quick)
 {
 	std::vector<std::pair<std::size_t, std::size_t>> out;
-	const std::vector<std::size_t> readers = quick ? std::vector<std::size_t>{0} : std::vector<std::size_t>{0, c - 1};
+	const std::vector<std::size_t> readers = {0};
 	const std::vector<std::size_t> writers = quick ? std::vector<std::size_t>{0, c - 1}
 						       : std::vector<std::size_t>{0, 1, c / 2, c - 1};
 	for (std::size_t i : readers)
@@ -888,9 +892,14 @@ std::vector<std::pair<std::size_t, std::size_t>> lockless_places(std::size_t c, 
 // W (a value it passes: every value the rule allows).  R begins before W's
 // first primitive; W runs with any number of hardware events in its gaps;
 // R's reads see W's table as it was after some of W's primitives -- the
-// reads before a split at one point, the rest at a later one (a read torn
-// across any one stretch of W's stores, and a retry after it) -- and R
-// ends at a point after both.  Then R satisfies
+// reads before a split at one point, the rest at a later one, the split
+// within R's first two passes over the run (a read torn across any one
+// stretch of W's stores, and a retry after it) -- and R ends at a point
+// after both.  A read path that spins on W's table at a late point before
+// W's end (W left the run half done, and only a third moment of W would
+// let R return) is outside this and dropped, counted in the detail; one
+// that spins on W's table at its end is R's own livelock: undecided.
+// Then R satisfies
 //   lockless:  its value, if present, maps what entry i mapped at some
 //              moment from R's begin to its end, and a value that is not
 //              present is one entry i held then; a present value carries
@@ -900,7 +909,8 @@ std::vector<std::pair<std::size_t, std::size_t>> lockless_places(std::size_t c, 
 // as the checker's judge_lockless.  What is not covered: reads that see
 // three or more moments of W, hardware events R alone would see first (an
 // event lands at W's slots: before W's next primitive on its entry, or at
-// W's end), a read beginning after W has begun, other writers.
+// W's end), a read beginning after W has begun, a read of another entry
+// than the run's first, other writers.
 void prove_lockless(obligation_run& run, call_kind writer)
 {
 	stopwatch clock;
@@ -911,7 +921,7 @@ void prove_lockless(obligation_run& run, call_kind writer)
 	z3::context& ctx = shared_context();
 	// With a range set: the writer on its first entry, the read of entry 0.
 	const auto places = run.o.range_nr > 0 ? std::vector<std::pair<std::size_t, std::size_t>>{{0, run.o.range_first}}
-					       : lockless_places(c, run.o.quick);
+						     : lockless_places(c, run.o.quick);
 	prove_options o = run.o;
 	// A case costs some 20 s of paths at 4K (mainline's: 37 paths).
 	o.run_seconds = std::max(o.run_seconds, 45.0 * static_cast<double>(places.size()));
@@ -921,13 +931,15 @@ void prove_lockless(obligation_run& run, call_kind writer)
 	// 55 s with 2 s first asked of the incremental solver, 18 s with 20 ms).
 	o.quick_solve_ms = std::min(o.quick_solve_ms, 20u);
 	case_batch batch(ctx, s, o, r, 0);
+	std::size_t spun = 0;
 	for (const auto& [i, j] : places) {
 		sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));
 		const call wc{writer, j, 1, false, 0, 0};
 		if (passes_value(writer))
 			w.arguments.push_back(ctx.bv_const("value", 64));
 		w.assumptions.push_back(caller_rules(wc, w.initial, w.folios, geo, w.argument(0)));
-		w.race = std::make_shared<concurrent_read>(ctx);
+		// The split among the first two passes over the run.
+		w.race = std::make_shared<concurrent_read>(ctx, 2 * (c + 1));
 		w.stores_judged = false;	// the writer's own claims are step/'s
 		scenario sc;
 		sc.calls = {wc, call{call_kind::ptep_get_lockless, i, 1, false, 0, 0}};
@@ -939,16 +951,22 @@ void prove_lockless(obligation_run& run, call_kind writer)
 			}
 			claims.push_back({property::lockless, lockless_claim(*wrote, st, w), {}});
 		};
-		if (!batch.add(w, sc))
+		const bool more = batch.add(w, sc);
+		spun += w.race->spun;
+		if (!more)
 			break;
 	}
 	batch.check();
+	if (spun > 0)
+		r.detail += fmt::format("{} read path{} that spun on a table the writer left half done, which only a third "
+					"moment of the writer would end, left out; ",
+					spun, spun == 1 ? "" : "s");
 	r.detail += fmt::format("{} reads beside {} ({}) from two runs satisfying the invariant, each read torn across "
 				"at most one stretch of the writer, any number of hw events in the writer's gaps",
 				places.size(), to_string(writer),
 				run.o.range_nr > 0 ? fmt::format("entry 0 read, the writer at {}", run.o.range_first)
 				: run.o.quick	   ? std::string("quick: entry 0 read, the writer at 0 and c-1")
-						   : std::string("entries 0 and c-1 read, the writer at 0, 1, a middle and c-1"));
+						   : std::string("entry 0 read, the writer at 0, 1, a middle and c-1"));
 	r.seconds = clock.seconds();
 }
 

@@ -31,8 +31,8 @@ z3::expr point_var(z3::context& ctx, const char* name)
 
 } // namespace
 
-concurrent_read::concurrent_read(z3::context& ctx)
-	: split(point_var(ctx, "race.split")), early(point_var(ctx, "race.early")),
+concurrent_read::concurrent_read(z3::context& ctx, std::size_t within)
+	: split_within(within), split(point_var(ctx, "race.split")), early(point_var(ctx, "race.early")),
 	  late(early + point_var(ctx, "race.after_early")), end(late + point_var(ctx, "race.after_late"))
 {
 }
@@ -57,13 +57,13 @@ z3::expr concurrent_read::read(std::size_t i, std::size_t n)
 	if (memo_.size() < snapshots.front().size())
 		memo_.resize(snapshots.front().size());
 	auto& [e, l] = memo_.at(i);
-	if (!e)
-		e = at(early, i);
 	if (!l)
 		l = at(late, i);
+	if (n >= split_within)
+		return *l;
+	if (!e)
+		e = at(early, i);
 	z3::context& ctx = split.ctx();
-	if (n >= std::size_t{1} << (point_bits - 2))
-		return *l;	// past any split
 	return z3::ite(z3::ult(ctx.bv_val(n, point_bits), split), *e, *l);
 }
 
@@ -72,7 +72,7 @@ concurrent_read::points concurrent_read::in(const z3::model& m) const
 	auto num = [&](const z3::expr& e) {
 		return static_cast<std::size_t>(ground_value(m.eval(z3::zext(e, 64 - point_bits), true)));
 	};
-	return {num(split), num(early), num(late), num(end)};
+	return {std::min(num(split), split_within), num(early), num(late), num(end)};
 }
 
 std::string_view to_string(proof_verdict v)
@@ -327,7 +327,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 			// The reader's reads are the writer's tables, and its
 			// events are the writer's slots: it adds none.
 			m.set_hardware(false);
-			m.set_read_source([race = w.race](std::size_t i, std::size_t n) { return race->read(i, n); });
+			m.set_torn_reads({[race = w.race](std::size_t i, std::size_t n) { return race->read(i, n); }});
 		}
 		if (w.stores_judged)
 			m.set_run_shape([&w](const std::vector<z3::expr>& t, std::size_t i) {
@@ -352,8 +352,20 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		} catch (const symbolic_limit& e) {
 			throw path_budget_exhausted{e.what(), false};
 		} catch (const strategy_livelock& e) {
-			// A kernel tree's retry loop bounded by primitives: undecided here.
-			throw path_budget_exhausted{e.what(), false};
+			// A lockless reader that spun on the writer's table at its
+			// late point: if the writer had not ended there, only a
+			// third moment of it would let the reader return -- a path
+			// outside what the race covers, dropped.  After the
+			// writer's end the spin is the reader's own: undecided.
+			if (w.race && ordinal == w.race->reader &&
+			    oracle.take(oracle.normal(z3::ult(w.race->late, *w.race->last)))) {
+				w.race->spun++;
+			} else {
+				// A kernel tree's retry loop bounded by primitives: undecided here.
+				throw path_budget_exhausted{
+					w.race ? fmt::format("{} (reading the writer's table at its end)", e.what()) : e.what(),
+					false};
+			}
 		} catch (const strategy_fault& f) {
 			// The first such path ends the obligation: no other path of
 			// the call is needed.

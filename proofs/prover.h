@@ -57,11 +57,13 @@ struct claim {
 // is kept, and the reader's n-th read of an entry returns the entry as it
 // was after `early` of the writer's primitives when n < split and after
 // `late` of them otherwise (early <= late; past the writer's last
-// primitive, its table at its end).  The reader ends after `end` of them
-// (late <= end): its window of the writer's run.  Each point is a free
-// word, so one case covers every such placement of the reads.
+// primitive, its table at its end), the split among its first
+// `split_within` reads.  The reader ends after `end` of them (late <=
+// end): its window of the writer's run.  Each point is a free word, so one
+// case covers every such placement of the reads.
 struct concurrent_read {
 	std::size_t writer = 0, reader = 1;	// ordinals in the scenario
+	std::size_t split_within;
 	z3::expr split, early, late, end;
 	// The writer's tables, snapshots[k] after k of its primitives, the
 	// last at its end (after its end slots), joined over its paths; and
@@ -69,8 +71,15 @@ struct concurrent_read {
 	std::vector<std::vector<z3::expr>> snapshots;
 	std::optional<z3::expr> last;
 
-	explicit concurrent_read(z3::context& ctx);
-	// Entry i as the reader's n-th read sees it.
+	// Reader paths dropped: those that spun on a table the writer had left
+	// half done (the late point before the writer's end), which only a
+	// third moment of the writer would let return -- outside the scope.
+	std::size_t spun = 0;
+
+	concurrent_read(z3::context& ctx, std::size_t split_within);
+	// Entry i as the reader's n-th read sees it: past split_within, the
+	// late term itself (a pass that re-reads a table the writer left half
+	// done then re-reads the same terms, which the path oracle has met).
 	z3::expr read(std::size_t i, std::size_t n);
 	// Entry i after `point` of the writer's primitives.
 	z3::expr at(const z3::expr& point, std::size_t i) const;

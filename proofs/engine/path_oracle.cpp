@@ -6,11 +6,14 @@ namespace ptespec::proofs {
 
 bool path_oracle::take(const z3::expr& normal_cond)
 {
-	if (replaying())
-		return replay(normal_cond);
 	if (normal_cond.is_true() || normal_cond.is_false())
-		return forced(normal_cond.is_true());
-	return decide(normal_cond);
+		return replaying() ? replay(normal_cond) : forced(normal_cond.is_true());
+	if (!replaying())
+		if (const auto it = met_.find(normal_cond.id()); it != met_.end())
+			return forced(it->second.second);
+	const bool v = replaying() ? replay(normal_cond) : decide(normal_cond);
+	met_.insert_or_assign(normal_cond.id(), std::make_pair(normal_cond, v));
+	return v;
 }
 
 std::optional<std::uint64_t> path_oracle::value_on_path(const z3::expr& w)

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,9 @@ private:
 	std::vector<step> taken_;
 	std::vector<alternative> alternatives_;
 	std::vector<z3::expr> pc_;
+	// Each condition this path has met, with its truth on the path: a
+	// condition met again (a loop re-reading what it read) is forced.
+	std::unordered_map<unsigned, std::pair<z3::expr, bool>> met_;
 };
 
 } // namespace ptespec::proofs

@@ -791,10 +791,11 @@ TEST(proofs, a_young_clear_of_its_own_entry_only_is_not_proved_inductive)
 // confirmed: the three folds (a run's pages faulted in with different
 // attributes, memory types or folios are, in step/, just free words),
 // mprotect's start and a set_access_flags that takes a read-only entry for
-// a writable one.  The others are refuted in the tests above, but for five
-// no obligation speaks: the two lockless gathers (no obligation states
-// lockless), the batch that ORs valid entries only (only PROT_NONE entries
-// show it, which the invariant leaves out), the batch hint counting from
+// a writable one.  The others are refuted in the tests above (the lockless
+// gathers by lockless/: the one without retry there, the one skipping none
+// measured, too slow for this suite), but for three no obligation speaks:
+// the batch that ORs valid entries only (only PROT_NONE entries show it,
+// which the invariant leaves out), the batch hint counting from
 // the run's start (a core-mm function, not a call: the proofs' callers are
 // rules) and the batch past its folio (a caller's mistake, not the
 // strategy's).
