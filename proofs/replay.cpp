@@ -136,7 +136,22 @@ private:
 // point; last the writer runs again, the checker watching, and hears the
 // reader begin before the writer's first primitive and end after `end` of
 // them (or after the writer, when end is past its last).
+replay_outcome replay_race_calls(strategy& s, const counterexample& ce);
+
+// A call that faults or spins in the replay, where the proof's path did
+// neither, is a disagreement between the two machines: a mismatch, said.
 replay_outcome replay_race(strategy& s, const counterexample& ce)
+{
+	try {
+		return replay_race_calls(s, ce);
+	} catch (const strategy_fault& f) {
+		return {false, fmt::format("the replay stopped at a fault: {}", fault_text(f)), {}};
+	} catch (const strategy_livelock& e) {
+		return {false, fmt::format("the replay's read never returned: {}", e.what()), {}};
+	}
+}
+
+replay_outcome replay_race_calls(strategy& s, const counterexample& ce)
 {
 	const geometry& geo = ce.geo;
 	const concurrent_read::points& at = *ce.race;
