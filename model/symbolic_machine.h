@@ -135,11 +135,8 @@ public:
 	z3::expr read(std::size_t i)
 	{
 		schedule(i);
-		if (torn_) {
-			// Read n is early while n < split: the first read that is
-			// not makes every later one late.
+		if (torn_)
 			return torn_->read(i, reads_++);
-		}
 		snap();
 		return table_[i];
 	}

@@ -357,13 +357,13 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 			// third moment of it would let the reader return -- a path
 			// outside what the race covers, dropped.  After the
 			// writer's end the spin is the reader's own: undecided.
-			if (w.race && ordinal == w.race->reader &&
-			    oracle.take(oracle.normal(z3::ult(w.race->late, *w.race->last)))) {
+			const bool reader = w.race && ordinal == w.race->reader;
+			if (reader && oracle.take(oracle.normal(z3::ult(w.race->late, *w.race->last)))) {
 				w.race->spun++;
 			} else {
 				// A kernel tree's retry loop bounded by primitives: undecided here.
 				throw path_budget_exhausted{
-					w.race ? fmt::format("{} (reading the writer's table at its end)", e.what()) : e.what(),
+					reader ? fmt::format("{} (reading the writer's table at its end)", e.what()) : e.what(),
 					false};
 			}
 		} catch (const strategy_fault& f) {
@@ -418,15 +418,14 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		std::size_t longest = 0;
 		for (const path_run& r : runs)
 			longest = std::max(longest, r.snapshots.size());
-		for (std::size_t k = 0; k < longest; k++) {
-			st.snapshots.emplace_back();
+		std::vector<std::vector<z3::expr>>& joined = w.race->snapshots;
+		joined.assign(longest, {});
+		for (std::size_t k = 0; k < longest; k++)
 			for (std::size_t j = 0; j < table.size(); j++)
-				st.snapshots.back().push_back(tree.join([&](std::size_t p) {
+				joined[k].push_back(tree.join([&](std::size_t p) {
 					const auto& sn = runs[p].snapshots;
 					return sn[std::min(k, sn.size() - 1)][j];
 				}));
-		}
-		w.race->snapshots = st.snapshots;
 		w.race->last = tree.join([&](std::size_t p) {
 			return ctx.bv_val(runs[p].snapshots.size() - 1, w.race->end.get_sort().bv_size());
 		});

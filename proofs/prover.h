@@ -134,9 +134,6 @@ struct sym_step {
 	std::vector<z3::expr> before, after;	// the table at call begin and end
 	sym_call_result result;
 	std::vector<z3::expr> taken;	// symbolic_machine::taken() at call end
-	// The writer of a concurrent read: its table after each primitive
-	// (concurrent_read::snapshots); empty for any other call.
-	std::vector<std::vector<z3::expr>> snapshots;
 	// What the TLB may hold at call end (symbolic_machine::cached()), and
 	// whether every store of the call kept break-before-make.
 	std::vector<z3::expr> cached;
