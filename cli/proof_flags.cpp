@@ -46,6 +46,13 @@ void proof_flags::define(CLI::App& sub)
 		sub, "--max-paths",
 		[this](const std::string& n) { paths = parse_count("--max-paths", n, 1, max_paths, "paths"); },
 		"paths one call may take before its obligation ends unknown, 1 to 1000000 (default 512)", "N");
+	add_once(
+		sub, "--probes",
+		[this](const std::string& n) { probes = parse_count("--probes", n, 0, max_probes, "probes"); },
+		"before a case's last call runs on every path, this many probes follow one path each through it and ask "
+		"the solver for a model of that path breaking a claim (a counterexample without the full search; they "
+		"never prove), 0 to 10000 (default: 16 for lockless/, 0 elsewhere)",
+		"N");
 	add_repeatable(
 		sub, "--obligation", [this](const std::string& o) { obligations.push_back(o); },
 		"only the obligations whose name starts with this (repeatable), e.g. exit/ or per-call/one-call; "
@@ -91,6 +98,8 @@ proofs::prove_options proof_flags::options() const
 	}
 	if (paths)
 		o.max_paths = paths;
+	if (probes)
+		o.probes = static_cast<std::size_t>(*probes);
 	check_obligation_prefixes(obligations, grans());
 	o.only = obligations;
 	return o;

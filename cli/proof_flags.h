@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct proof_flags {
 	// A budget of a day, or a million paths per call, is no budget.
 	static constexpr std::uint64_t max_run_seconds = 86'400;
 	static constexpr std::uint64_t max_paths = 1'000'000;
+	static constexpr std::uint64_t max_probes = 10'000;
 
 	std::vector<std::string> granules{"4k"};
 	bool given_granule = false;
@@ -32,6 +34,8 @@ struct proof_flags {
 	// --run-seconds, --max-paths: the prover's budgets (0: its defaults).
 	std::uint64_t run_seconds = 0;
 	std::uint64_t paths = 0;
+	// --probes: probe paths per case (unset: each obligation's own).
+	std::optional<std::uint64_t> probes;
 	// --obligation: name prefixes (empty: every default obligation; the
 	// opt-in step/ ones only when named).
 	std::vector<std::string> obligations;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <random>
 #include <utility>
 
 #include <fmt/format.h>
@@ -27,6 +28,28 @@ z3::expr point_var(z3::context& ctx, const char* name)
 	// placement of the reads is some value of free words (nothing to
 	// assume: the path solver's repair may change any of them).
 	return z3::zext(ctx.bv_const(name, point_bits - 2), 2);
+}
+
+// The points of probe n of `of` (case_batch::probe): its late point sweeps
+// the writer's run from start to end over the probes, so each stretch of
+// the writer is some probe's; every other probe reads early at the
+// writer's start (a read begun before any store), the rest at a random
+// point before late; the split and the end at random.
+std::vector<valuation::change> probe_points(const concurrent_read& race, std::size_t n, std::size_t of,
+					    std::mt19937_64& rng)
+{
+	z3::context& ctx = race.split.ctx();
+	const std::size_t last = race.snapshots.empty() ? 0 : race.snapshots.size() - 1;
+	auto upto = [&rng](std::size_t hi) { return std::uniform_int_distribution<std::size_t>(0, hi)(rng); };
+	const std::size_t late = of > 1 ? n * last / (of - 1) : upto(last);
+	const std::size_t early = n % 2 ? 0 : upto(late);
+	const std::size_t end = late + upto(last - late);
+	const std::size_t split = 1 + upto(race.split_within - 1);
+	auto var = [&](const char* name) { return ctx.bv_const(name, point_bits - 2); };
+	return {{var("race.split"), split},
+		{var("race.early"), early},
+		{var("race.after_early"), late - early},
+		{var("race.after_late"), end - late}};
 }
 
 } // namespace
@@ -288,114 +311,103 @@ struct part_spec {
 	std::vector<z3::expr> cached;	// the TLB part k-1 left (with taken)
 };
 
-// Runs one part of call `c` from `table` on every feasible path
-// (depth-first over decision prefixes: each run replays a prefix and leaves
-// the alternatives it found feasible for later runs) and joins the paths.
-// `carried`: entries whose last slot is the previous call's end slot and
-// that no earlier part used; `used` gains the entries some path used.
-sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const sym_world& w,
-		    const std::vector<z3::expr>& table, const call& c, const part_spec& part, std::size_t ordinal,
-		    const prove_options& o, double& spent, const std::vector<bool>& carried, std::vector<bool>& used)
+// Runs one path of one part of call `c` from `table`, its branches decided
+// by `oracle`: the machine set up as the world asks (a racing writer keeps
+// its tables, a racing reader reads them, stores judged or not), the
+// strategy invoked.  None when the path has no result: infeasible, or a
+// lockless read that spun on a table the writer left half done.  A probe
+// (`probing`) only looks for a counterexample: a path it cannot follow to
+// the end, for whatever reason, is simply not one.
+std::optional<path_run> run_path(z3::context& ctx, path_oracle& oracle, strategy& strat, const sym_world& w,
+				 const std::vector<z3::expr>& table, const call& c, const part_spec& part,
+				 std::size_t ordinal, const prove_options& o, const std::vector<bool>& carried,
+				 std::vector<bool>& used, bool probing)
 {
-	// Path-running time only: the solver's own time is bounded by
-	// timeout_ms, and counting it here would starve the later cases.
-	const stopwatch clock;
-	struct charge {
-		double& spent;
-		const stopwatch& clock;
-		~charge() { spent += clock.seconds(); }
-	} charged{spent, clock};
-	std::vector<path_run> runs;
-	std::vector<path_oracle::alternative> todo{{{}, paths.root()}};
-	std::size_t explored = 0;
-	while (!todo.empty()) {
-		if (explored++ == o.max_paths)
-			throw path_budget_exhausted{fmt::format("{} needs more than {} paths (--max-paths)",
-								describe(part.run), o.max_paths)};
-		if (spent + clock.seconds() > o.run_seconds)
-			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths (--run-seconds)",
-								describe(part.run), o.run_seconds),
-						    true};
-		path_oracle::alternative next = std::move(todo.back());
-		todo.pop_back();
-		path_oracle oracle(paths, std::move(next));
-		symbolic_machine m(ctx, w.geo, table, oracle, o.hw);
-		const bool writer = w.race && ordinal == w.race->writer;
-		if (writer)
-			m.keep_snapshots();
-		if (w.race && ordinal == w.race->reader) {
-			// The reader's reads are the writer's tables, and its
-			// events are the writer's slots: it adds none.
-			m.set_hardware(false);
-			m.set_torn_reads({[race = w.race](std::size_t i, std::size_t n) { return race->read(i, n); }});
-		}
-		if (w.stores_judged)
-			m.set_run_shape([&w](const std::vector<z3::expr>& t, std::size_t i) {
-				return run_well_formed(t, w.geo, w.geo.run_start(i), false);
-			});
-		else
-			m.set_judge_stores(false);
-		m.set_folios(w.folios);
-		m.set_call_ordinal(ordinal);
-		m.set_argument(w.argument(ordinal));
-		std::optional<sym_call_result> res;
-		std::size_t gaps = 0;
-		try {
-			m.begin_call(c.index, range_end(c) - c.index);
-			if (!part.taken.empty())
-				m.resume(part.index, part.taken, part.cached);
-			res = strat.invoke(m, part.run);
-			gaps = m.gaps();
-			if (part.last)
-				m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
-		} catch (const path_oracle::infeasible_path&) {
-		} catch (const symbolic_limit& e) {
-			throw path_budget_exhausted{e.what(), false};
-		} catch (const strategy_livelock& e) {
-			// A lockless reader that spun on the writer's table at its
-			// late point: if the writer had not ended there, only a
-			// third moment of it would let the reader return -- a path
-			// outside what the race covers, dropped.  After the
-			// writer's end the spin is the reader's own: undecided.
-			const bool reader = w.race && ordinal == w.race->reader;
-			if (reader && oracle.take(oracle.normal(z3::ult(w.race->late, *w.race->last)))) {
-				w.race->spun++;
-			} else {
-				// A kernel tree's retry loop bounded by primitives: undecided here.
-				throw path_budget_exhausted{
-					reader ? fmt::format("{} (reading the writer's table at its end)", e.what()) : e.what(),
-					false};
-			}
-		} catch (const strategy_fault& f) {
-			// The first such path ends the obligation: no other path of
-			// the call is needed.
-			const std::vector<z3::expr>& lits = oracle.path_condition();
-			z3::expr cond = ctx.bool_val(true);
-			for (const z3::expr& l : lits)
-				cond = cond && l;
-			throw path_fault{f, lits, m.events(), {part_paths{{cond, m.gaps()}}}};
-		}
-		for (const auto& alt : oracle.alternatives())
-			todo.push_back(alt);
-		if (!res)
-			continue;
-		for (std::size_t j = 0; j < used.size(); j++)
-			used[j] = used[j] || m.used()[j];
-		path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), m.cached(), m.stores_well_formed(),
-			     *res, m.events(), gaps, m.snapshots()};
-		std::size_t lit = 0;
-		for (const path_oracle::step& st : oracle.taken()) {
-			if (!st.decision)
-				continue;
-			const z3::expr& l = oracle.path_condition().at(lit++);
-			run.decisions.emplace_back(st.taken, l);
-			run.pc = run.pc && l;
-		}
-		runs.push_back(std::move(run));
+	symbolic_machine m(ctx, w.geo, table, oracle, o.hw);
+	const bool writer = w.race && ordinal == w.race->writer;
+	const bool reader = w.race && ordinal == w.race->reader;
+	if (writer)
+		m.keep_snapshots();
+	if (reader) {
+		// The reader's reads are the writer's tables, and its
+		// events are the writer's slots: it adds none.
+		m.set_hardware(false);
+		m.set_torn_reads({[race = w.race](std::size_t i, std::size_t n) { return race->read(i, n); }});
 	}
-	if (runs.empty())
-		throw internal_error(fmt::format("prover: no feasible path through {}", describe(part.run)));
+	if (w.stores_judged)
+		m.set_run_shape([&w](const std::vector<z3::expr>& t, std::size_t i) {
+			return run_well_formed(t, w.geo, w.geo.run_start(i), false);
+		});
+	else
+		m.set_judge_stores(false);
+	m.set_folios(w.folios);
+	m.set_call_ordinal(ordinal);
+	m.set_argument(w.argument(ordinal));
+	std::optional<sym_call_result> res;
+	std::size_t gaps = 0;
+	try {
+		m.begin_call(c.index, range_end(c) - c.index);
+		if (!part.taken.empty())
+			m.resume(part.index, part.taken, part.cached);
+		res = strat.invoke(m, part.run);
+		gaps = m.gaps();
+		if (part.last)
+			m.end_call(o.carry_end_slots ? carried : std::vector<bool>{});
+	} catch (const path_oracle::infeasible_path&) {
+	} catch (const symbolic_limit& e) {
+		if (probing)
+			return std::nullopt;
+		throw path_budget_exhausted{e.what(), false};
+	} catch (const strategy_livelock& e) {
+		if (probing)
+			return std::nullopt;
+		// A lockless reader that spun on the writer's table at its
+		// late point: if the writer had not ended there, only a
+		// third moment of it would let the reader return -- a path
+		// outside what the race covers, dropped.  After the
+		// writer's end the spin is the reader's own: undecided.
+		if (reader && oracle.take(oracle.normal(z3::ult(w.race->late, *w.race->last)))) {
+			w.race->spun++;
+		} else {
+			// A kernel tree's retry loop bounded by primitives: undecided here.
+			throw path_budget_exhausted{
+				reader ? fmt::format("{} (reading the writer's table at its end)", e.what()) : e.what(),
+				false};
+		}
+	} catch (const strategy_fault& f) {
+		if (probing)
+			return std::nullopt;
+		// The first such path ends the obligation: no other path of
+		// the call is needed.
+		const std::vector<z3::expr>& lits = oracle.path_condition();
+		z3::expr cond = ctx.bool_val(true);
+		for (const z3::expr& l : lits)
+			cond = cond && l;
+		throw path_fault{f, lits, m.events(), {part_paths{{cond, m.gaps()}}}};
+	}
+	if (!res)
+		return std::nullopt;
+	for (std::size_t j = 0; j < used.size(); j++)
+		used[j] = used[j] || m.used()[j];
+	path_run run{ctx.bool_val(true), {}, m.table(), m.taken(), m.cached(), m.stores_well_formed(),
+		     *res, m.events(), gaps, m.snapshots()};
+	std::size_t lit = 0;
+	for (const path_oracle::step& st : oracle.taken()) {
+		if (!st.decision)
+			continue;
+		const z3::expr& l = oracle.path_condition().at(lit++);
+		run.decisions.emplace_back(st.taken, l);
+		run.pc = run.pc && l;
+	}
+	return run;
+}
 
+// The paths of one part as one step: each value an ite over the decisions
+// that tell the paths apart (decision_tree); a racing writer's tables
+// joined into the race.
+sym_step join_paths(z3::context& ctx, const sym_world& w, const std::vector<z3::expr>& table, const call& c,
+		    std::size_t ordinal, const std::vector<path_run>& runs)
+{
 	sym_step st;
 	st.ordinal = ordinal;
 	st.c = c;
@@ -442,6 +454,56 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 	return st;
 }
 
+// Runs one part of call `c` from `table` on every feasible path
+// (depth-first over decision prefixes: each run replays a prefix and leaves
+// the alternatives it found feasible for later runs) and joins the paths.
+// `carried`: entries whose last slot is the previous call's end slot and
+// that no earlier part used; `used` gains the entries some path used.
+sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const sym_world& w,
+		    const std::vector<z3::expr>& table, const call& c, const part_spec& part, std::size_t ordinal,
+		    const prove_options& o, double& spent, const std::vector<bool>& carried, std::vector<bool>& used)
+{
+	// Path-running time only: the solver's own time is bounded by
+	// timeout_ms, and counting it here would starve the later cases.
+	const stopwatch clock;
+	struct charge {
+		double& spent;
+		const stopwatch& clock;
+		~charge() { spent += clock.seconds(); }
+	} charged{spent, clock};
+	std::vector<path_run> runs;
+	std::vector<path_oracle::alternative> todo{{{}, paths.root()}};
+	std::size_t explored = 0;
+	while (!todo.empty()) {
+		if (explored++ == o.max_paths)
+			throw path_budget_exhausted{fmt::format("{} needs more than {} paths (--max-paths)",
+								describe(part.run), o.max_paths)};
+		if (spent + clock.seconds() > o.run_seconds)
+			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths (--run-seconds)",
+								describe(part.run), o.run_seconds),
+						    true};
+		path_oracle::alternative next = std::move(todo.back());
+		todo.pop_back();
+		path_oracle oracle(paths, std::move(next));
+		std::optional<path_run> run = run_path(ctx, oracle, strat, w, table, c, part, ordinal, o, carried, used, false);
+		for (const auto& alt : oracle.alternatives())
+			todo.push_back(alt);
+		if (run)
+			runs.push_back(std::move(*run));
+	}
+	if (runs.empty())
+		throw internal_error(fmt::format("prover: no feasible path through {}", describe(part.run)));
+	return join_paths(ctx, w, table, c, ordinal, runs);
+}
+
+// Whether run_call runs call `c` in one part (else as the single-entry
+// calls of core-mm's generic batch loop).
+bool runs_whole(strategy& strat, const sym_world& w, const call& c, std::size_t ordinal, const prove_options& o)
+{
+	const bool racing = w.race && (ordinal == w.race->writer || ordinal == w.race->reader);
+	return racing || !(o.split_generic_batches && c.nr > 1 && strat.batch_is_generic(c.kind));
+}
+
 // Runs call `c` of the scenario: at once, or -- when it is core-mm's
 // generic batch loop over the strategy's own ptep_get_and_clear_full -- as
 // that loop's single-entry calls with the paths joined after each, so a
@@ -461,9 +523,8 @@ sym_step run_call(z3::context& ctx, path_solver& paths, strategy& strat, const s
 			carried[j] = !used[j];
 		return st;
 	};
-	const bool racing = w.race && (ordinal == w.race->writer || ordinal == w.race->reader);
-	if (racing || !(o.split_generic_batches && c.nr > 1 && strat.batch_is_generic(c.kind)))
-		return hand_on(run_joined(ctx, paths, strat, w, table, c, part_spec{c, 0, true, {}}, ordinal, o, spent,
+	if (runs_whole(strat, w, c, ordinal, o))
+		return hand_on(run_joined(ctx, paths, strat, w, table, c, part_spec{c, 0, true, {}, {}}, ordinal, o, spent,
 					  carried, used));
 	sym_step whole;
 	whole.ordinal = ordinal;
@@ -682,6 +743,7 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	path_solver paths(oracle_solver_, world.assumptions, o_.repair_models);
 	if (o_.quick_solve_ms < o_.timeout_ms)
 		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms);
+	paths.set_timeout(o_.timeout_ms);
 	slicer_ = &paths.slicer();
 	struct forget {	// the slicer ends with the path solver, which counted its questions
 		bit_slicer*& p;
@@ -744,6 +806,8 @@ std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& wo
 			}
 			pc.world.assumptions.push_back(*rule);
 		}
+		if (k + 1 == sc.calls.size() && o_.probes.value_or(0) > 0 && probe(paths, world, table, sc, k, carried, pc))
+			return false;
 		sym_step st;
 		try {
 			st = run_charged(paths, world, table, sc.calls[k], k, carried);
@@ -934,7 +998,7 @@ std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, co
 	// which the bit-vector simplifier handles better.
 	const bool bit_level = q.joined && o_.bit_level_claims;
 	q.asserted.push_back(!claims_formula(q.claims, bit_level));
-	answer a = solve(qctx, q.asserted, bit_level);
+	answer a = solve(qctx, q.asserted, bit_level, o_.timeout_ms);
 	for (std::size_t g : ask)
 		goals_[g].g.into->solve_seconds += clock.seconds();
 	switch (a.result) {
@@ -983,17 +1047,23 @@ z3::expr case_batch::claims_formula(const z3::expr_vector& claims, bool bit_leve
 // that was not enough, to the circuit solver for the full timeout.  Each is
 // several times faster than the other on some of these formulas, and
 // neither is on all of them.
-case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level) const
+case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level,
+				     unsigned timeout_ms) const
 {
 	const z3::expr_vector moved(qctx, asserted);
 	z3::solver fs = make_solver(qctx, o_, false);
+	if (timeout_ms != o_.timeout_ms) {
+		z3::params p(qctx);
+		p.set("timeout", timeout_ms);
+		fs.set(p);
+	}
 	for (const z3::expr& a : moved)
 		fs.add(a);
 	if (!bit_level) {
 		const z3::check_result r = fs.check();
 		return {r, fs};
 	}
-	if (o_.quick_solve_ms < o_.timeout_ms) {
+	if (o_.quick_solve_ms < timeout_ms) {
 		z3::params quick(qctx);
 		quick.set("timeout", o_.quick_solve_ms);
 		fs.set(quick);
@@ -1001,7 +1071,7 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 		if (r != z3::unknown)
 			return {r, fs};
 	}
-	z3::solver circuit = make_circuit_solver(qctx, o_.timeout_ms);
+	z3::solver circuit = make_circuit_solver(qctx, timeout_ms);
 	for (const z3::expr& a : moved)
 		circuit.add(a);
 	const z3::check_result r = circuit.check();
@@ -1026,22 +1096,127 @@ std::vector<std::vector<std::size_t>> case_batch::refute_by_model(z3::model qm, 
 
 bool case_batch::refuted_by(const z3::model& mdl, goal_state& gs) const
 {
-	for (const pending_case& c : cases_) {
-		std::vector<claim> mine;
-		for (const claim& cl : c.claims)
-			if (gs.covers(cl))
-				mine.push_back(cl);
-		const std::vector<bool> held = claims_hold(mdl, mine);
-		if (std::find(held.begin(), held.end(), false) == held.end())
+	return std::any_of(cases_.begin(), cases_.end(),
+			   [&](const pending_case& c) { return refuted_by(mdl, gs, c); });
+}
+
+bool case_batch::refuted_by(const z3::model& mdl, goal_state& gs, const pending_case& c) const
+{
+	std::vector<claim> mine;
+	for (const claim& cl : c.claims)
+		if (gs.covers(cl))
+			mine.push_back(cl);
+	const std::vector<bool> held = claims_hold(mdl, mine);
+	if (std::find(held.begin(), held.end(), false) == held.end())
+		return false;
+	scenario sc;
+	sc.calls = c.calls;
+	gs.g.into->ce = extract(mdl, c.world, sc, c.trace, mine, c.parts);
+	gs.g.into->ce->hw = o_.hw;
+	gs.verdict = proof_verdict::refuted;
+	return true;
+}
+
+// Probes call k, the case's last, before it runs on every path
+// (prove_options::probes): each probe follows one path through it
+// (path_oracle::probe) and asks whether a model of the world and that path
+// breaks a claim of an open goal.  Such a model is a counterexample like
+// any other, whatever the paths not taken would do.  A probe that finds
+// none proves nothing; the search that follows decides.  true when the
+// probes left no goal open.
+bool case_batch::probe(path_solver& paths, const sym_world& world, const std::vector<z3::expr>& table,
+		       const scenario& sc, std::size_t k, const std::vector<bool>& carried, const pending_case& pc)
+{
+	const call& c = sc.calls[k];
+	if (!paths.root() || !runs_whole(strat_, world, c, k, o_))
+		return false;
+	const stopwatch clock;
+	// Some probes follow the models they are given, the others turn off
+	// them, more or less often: the seed makes a run repeatable.
+	static constexpr double flips[] = {0.5, 0.125, 0.25, 0};
+	path_oracle::probe policy{std::mt19937_64(probe_seed_++), 0, o_.probe_decision_ms};
+	std::size_t asked = 0;
+	for (std::size_t n = 0; n < *o_.probes && clock.seconds() < o_.probe_seconds && any_open(); n++) {
+		policy.flip = flips[n % std::size(flips)];
+		// Half the probes start from the model every path starts from,
+		// the others from a model of the assumptions with random phases
+		// (another table, other flags).
+		valuation start = *paths.root();
+		if (n % 2 == 1)
+			if (std::optional<valuation> other = random_model(pc.world.assumptions, n))
+				start = std::move(*other);
+		if (world.race && k == world.race->reader && start.complete())
+			start = start.with(probe_points(*world.race, n, *o_.probes, policy.rng));
+		path_oracle oracle(paths, std::move(start), policy);
+		std::vector<bool> used(table.size(), false);
+		std::optional<path_run> run =
+			run_path(ctx_, oracle, strat_, world, table, c, part_spec{c, 0, true, {}, {}}, k, o_, carried, used, true);
+		if (!run)
 			continue;
-		scenario sc;
-		sc.calls = c.calls;
-		gs.g.into->ce = extract(mdl, c.world, sc, c.trace, mine, c.parts);
-		gs.g.into->ce->hw = o_.hw;
-		gs.verdict = proof_verdict::refuted;
-		return true;
+		pending_case one = pc;
+		for (const auto& [taken, lit] : run->decisions)
+			one.world.assumptions.push_back(lit);
+		std::vector<path_run> runs;
+		runs.push_back(std::move(*run));
+		sym_step st = join_paths(ctx_, world, table, c, k, runs);
+		if (sc.observe)
+			sc.observe(st, one.claims);
+		one.trace.insert(one.trace.end(), st.trace.begin(), st.trace.end());
+		one.parts.push_back(std::move(st.parts));
+		asked++;
+		if (probe_refutes(one)) {
+			note(fmt::format("refuted by probe {} (one path of {}, its model asked of the claims)", n + 1,
+					 describe(c)));
+			break;
+		}
 	}
-	return false;
+	probes_asked_ += asked;
+	probe_seconds_ += clock.seconds();
+	return !any_open();
+}
+
+// A model of `assumptions` that bit-blasting with random phases gives:
+// another table than the first model's, with other flags.
+std::optional<valuation> case_batch::random_model(const std::vector<z3::expr>& assumptions, std::size_t seed) const
+{
+	z3::solver s = z3::tactic(ctx_, "qfbv").mk_solver();
+	z3::params p(ctx_);
+	p.set("timeout", o_.probe_solve_ms);
+	p.set("random_seed", static_cast<unsigned>(seed));
+	p.set("phase", ctx_.str_symbol("random"));
+	s.set(p);
+	for (const z3::expr& a : assumptions)
+		s.add(a);
+	if (s.check() != z3::sat)
+		return std::nullopt;
+	return valuation::of(s.get_model());
+}
+
+bool case_batch::probe_refutes(const pending_case& c)
+{
+	z3::expr_vector claims(ctx_), asserted(ctx_);
+	for (const claim& cl : c.claims)
+		if (std::any_of(goals_.begin(), goals_.end(), [&](const goal_state& g) { return g.open() && g.covers(cl); }))
+			claims.push_back(cl.holds);
+	if (claims.empty())
+		return false;
+	for (const z3::expr& a : c.world.assumptions)
+		asserted.push_back(a);
+	const bool bit_level = c.joined && o_.bit_level_claims;
+	asserted.push_back(!claims_formula(claims, bit_level));
+	const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
+	answer a = solve(*question, asserted, bit_level, o_.probe_solve_ms);
+	if (a.result != z3::sat)
+		return false;
+	z3::model qm = a.solver.get_model();
+	const z3::model mdl(qm, ctx_, z3::model::translate{});
+	bool any = false;
+	for (goal_state& g : goals_)
+		if (g.open())
+			any = refuted_by(mdl, g, c) || any;
+	if (!any)
+		throw internal_error("prover: a probe's model falsifies its claims but none of its goals'");
+	return true;
 }
 
 std::vector<std::vector<std::size_t>> case_batch::give_up_question(z3::solver& answered,

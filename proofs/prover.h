@@ -34,6 +34,7 @@
 #include "model/property.h"
 #include "model/symbolic_machine.h"
 #include "proofs/engine/bit_slicer.h"
+#include "proofs/engine/valuation.h"
 
 namespace ptespec::proofs {
 
@@ -269,6 +270,20 @@ struct prove_options {
 	// Reach the other side of a decision by changing variables the path
 	// does not mention before asking the solver (path_solver::repair).
 	bool repair_models = true;
+	// Before a case's last call runs on every path, up to this many probes
+	// follow one path each through it and ask whether a model of that path
+	// breaks a claim (case_batch::probe): a counterexample found without
+	// settling, at every decision, whether the other side is feasible --
+	// which is what costs where a call branches on each entry of terms
+	// that choose among another call's tables.  Probes only refute.
+	// Unset: the obligation's own number (16 for lockless/, none
+	// elsewhere); 0: none.  At most probe_seconds for a case's probes,
+	// probe_solve_ms for each probe's question, probe_decision_ms for the
+	// model of a side a probe turns to.
+	std::optional<std::size_t> probes;
+	double probe_seconds = 30;
+	unsigned probe_solve_ms = 5000;
+	unsigned probe_decision_ms = 1000;
 	// prove_all: obligations proved at once, each in a process of its own
 	// (0: one per core), and the wall-clock seconds one may take before it
 	// is stopped and reported unknown.
@@ -345,6 +360,9 @@ public:
 	// Cases that ended at a call no table their earlier calls can leave
 	// admits (scenario::requires_).
 	std::size_t unreachable() const { return unreachable_; }
+	// Probe paths whose claims were asked (prove_options::probes).
+	std::size_t probes_asked() const { return probes_asked_; }
+	double probe_seconds() const { return probe_seconds_; }
 
 private:
 	struct pending_case {
@@ -396,9 +414,14 @@ private:
 	// or not, solve it, then refute by the model or give up.
 	pending_question gather(const std::vector<std::size_t>& ask) const;
 	z3::expr claims_formula(const z3::expr_vector& claims, bool bit_level);
-	answer solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level) const;
+	answer solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level, unsigned timeout_ms) const;
 	std::vector<std::vector<std::size_t>> refute_by_model(z3::model qm, const std::vector<std::size_t>& ask);
 	bool refuted_by(const z3::model& mdl, goal_state& gs) const;
+	bool refuted_by(const z3::model& mdl, goal_state& gs, const pending_case& c) const;
+	bool probe(path_solver& paths, const sym_world& world, const std::vector<z3::expr>& table, const scenario& sc,
+		   std::size_t k, const std::vector<bool>& carried, const pending_case& pc);
+	bool probe_refutes(const pending_case& c);
+	std::optional<valuation> random_model(const std::vector<z3::expr>& assumptions, std::size_t seed) const;
 	std::vector<std::vector<std::size_t>> give_up_question(z3::solver& answered, const std::vector<std::size_t>& ask);
 	bool check_so_far(const pending_case& pc);
 	bool any_open() const;
@@ -413,6 +436,9 @@ private:
 	bool stopped_ = false;	// no more cases: the run budget is spent
 	std::size_t unreachable_ = 0;
 	double spent_ = 0;	// seconds of running paths, against o_.run_seconds
+	std::size_t probes_asked_ = 0;
+	double probe_seconds_ = 0;
+	std::uint64_t probe_seed_ = 1;
 	// While add() runs a case: its path solver's slicer, which the case's
 	// questions reuse (flush_in).
 	bit_slicer* slicer_ = nullptr;

@@ -50,6 +50,8 @@ bool path_oracle::forced(bool value)
 
 bool path_oracle::decide(const z3::expr& cond)
 {
+	if (probe_)
+		return decide_probing(cond);
 	std::optional<path_solver::answer> yes, no;
 	if (witness_) {
 		const std::optional<bool> v = solver_.holds(*witness_, cond);
@@ -87,6 +89,32 @@ bool path_oracle::decide(const z3::expr& cond)
 	// A side that alone is feasible is implied: no literal needed.
 	if (both)
 		pc_.push_back(take ? cond : !cond);
+	return take;
+}
+
+bool path_oracle::decide_probing(const z3::expr& cond)
+{
+	const std::optional<bool> has = solver_.holds(*witness_, cond);
+	const bool flip = std::bernoulli_distribution(probe_->flip)(probe_->rng);
+	const bool want = has ? *has != flip : std::bernoulli_distribution(0.5)(probe_->rng);
+	bool take = want;
+	if (has != want) {
+		const z3::expr lit = want ? cond : !cond;
+		std::optional<valuation> to = solver_.repair(*witness_, pc_, lit);
+		if (!to)
+			to = solver_.repair_randomly(*witness_, pc_, lit, probe_->rng, 32);
+		if (!to)
+			to = solver_.model_within(pc_, lit, probe_->solve_ms);
+		if (to)
+			witness_ = std::move(to);
+		else if (has)
+			take = *has;
+		else
+			throw infeasible_path{};	// the model says neither: the probe ends
+	}
+	pos_++;
+	taken_.push_back({take, true});
+	pc_.push_back(take ? cond : !cond);
 	return take;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <random>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -43,6 +44,25 @@ public:
 	{
 	}
 
+	// A probe follows one path and keeps no alternatives: it looks for a
+	// counterexample, never proves.  At each new decision it wants the side
+	// its model takes or, with probability `flip`, the other, which it
+	// reaches by repairing the model or, failing that, by a model the solver
+	// finds within `solve_ms`; else it takes the model's side.  Every
+	// decision's literal goes into the path condition (whether the other
+	// side was feasible is not asked), so the model keeps satisfying it.
+	struct probe {
+		std::mt19937_64 rng;
+		double flip = 0.25;
+		unsigned solve_ms = 50;
+	};
+	path_oracle(path_solver& solver, valuation start, probe& p)
+		: solver_(solver), witness_(std::move(start)), probe_(&p)
+	{
+	}
+	// The probe's model: satisfies the world and path_condition().
+	const std::optional<valuation>& witness() const { return witness_; }
+
 	// The condition in the form the oracle decides on (bit level).
 	z3::expr normal(const z3::expr& cond) override { return solver_.normal(cond); }
 
@@ -72,6 +92,7 @@ private:
 	// A new decision.  A model of the path so far shows one side feasible
 	// without asking the solver: a decision costs one question, not two.
 	bool decide(const z3::expr& cond);
+	bool decide_probing(const z3::expr& cond);
 
 	path_solver& solver_;
 	std::vector<step> prefix_;
@@ -83,6 +104,7 @@ private:
 	// Each condition this path has met, with its truth on the path: a
 	// condition met again (a loop re-reading what it read) is forced.
 	std::unordered_map<unsigned, std::pair<z3::expr, bool>> met_;
+	probe* probe_ = nullptr;
 };
 
 } // namespace ptespec::proofs

@@ -64,6 +64,35 @@ path_solver::answer path_solver::feasible(const std::vector<z3::expr>& decided, 
 	return {r != z3::unsat, std::nullopt};
 }
 
+std::optional<valuation> path_solver::model_within(const std::vector<z3::expr>& decided, const z3::expr& lit,
+						       unsigned ms)
+{
+	solver_calls_++;
+	z3::expr_vector a(lit.ctx());
+	for (const z3::expr& d : decided)
+		a.push_back(proxy(d));
+	a.push_back(proxy(lit));
+	// The incremental solver first, briefly (as feasible() does), then
+	// bit-blasting for the rest of the time.
+	const unsigned first = quick_ms_ ? std::min(quick_ms_, ms) : ms;
+	s_.set("timeout", first);
+	z3::check_result r = s_.check(a);
+	s_.set("timeout", usual_ms_);
+	if (r == z3::sat)
+		return valuation::of(s_.get_model());
+	if (r == z3::unsat || first == ms)
+		return std::nullopt;
+	z3::solver blast = z3::tactic(s_.ctx(), "qfbv").mk_solver();
+	blast.set("timeout", ms);
+	blast.add(s_.assertions());
+	for (const z3::expr& d : decided)
+		blast.add(d);
+	blast.add(lit);
+	if (blast.check() != z3::sat)
+		return std::nullopt;
+	return valuation::of(blast.get_model());
+}
+
 std::pair<z3::check_result, std::optional<z3::model>> path_solver::model_of(const std::vector<z3::expr>& decided)
 {
 	z3::expr_vector a(s_.ctx());
@@ -128,6 +157,39 @@ std::optional<valuation> path_solver::repair(const valuation& m, const std::vect
 			continue;
 		repaired_++;
 		return m.with(std::move(to));
+	}
+	return std::nullopt;
+}
+
+std::optional<valuation> path_solver::repair_randomly(const valuation& m, const std::vector<z3::expr>& decided,
+						     const z3::expr& lit, std::mt19937_64& rng, unsigned tries)
+{
+	if (!m.complete())
+		return std::nullopt;
+	std::vector<valuation::change> to;
+	std::vector<unsigned> widths;
+	for (const var& v : vars_of(lit)) {
+		if ((v.id < bound_.size() && bound_[v.id]) || v.width == 0)
+			continue;
+		to.push_back({z3::expr(lit.ctx(), v.term), 0});
+		widths.push_back(v.width);
+	}
+	if (to.empty())
+		return std::nullopt;
+	for (unsigned t = 0; t < tries; t++) {
+		for (std::size_t k = 0; k < to.size(); k++) {
+			const std::uint64_t all = low_bits(widths[k]);
+			const bool small = widths[k] <= 16 && std::bernoulli_distribution(0.75)(rng);
+			to[k].value = (small ? std::uniform_int_distribution<std::uint64_t>(0, 63)(rng) : rng()) & all;
+		}
+		if (holds(m, lit, to) != true)
+			continue;
+		const bool kept = std::all_of(decided.begin(), decided.end(),
+					      [&](const z3::expr& d) { return holds(m, d, to) == true; });
+		if (!kept)
+			continue;
+		repaired_++;
+		return m.with(to);
 	}
 	return std::nullopt;
 }

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -49,6 +50,8 @@ public:
 		quick_ms_ = quick_ms;
 		full_ms_ = full_ms;
 	}
+	// The timeout the solver was made with, which model_within() puts back.
+	void set_timeout(unsigned ms) { usual_ms_ = ms; }
 
 	// Adds `a` to the assumptions, mid-case: a caller's rule for a later
 	// call of a sequence, over the table the earlier calls left.  false
@@ -71,6 +74,11 @@ public:
 		std::optional<valuation> witness;
 	};
 	answer feasible(const std::vector<z3::expr>& decided, const z3::expr& lit);
+	// A model of the assumptions, `decided` and `lit` if the incremental
+	// solver finds one within `ms`; none otherwise (infeasible or not
+	// found: a probe, which only looks for models, does not tell them
+	// apart).
+	std::optional<valuation> model_within(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned ms);
 
 	// A model of the assumptions and `decided` (a path's literals), as the
 	// solver gives it, with the solver's answer (no model unless sat).
@@ -87,6 +95,14 @@ public:
 	// hold.  Candidates: each free variable flipped (a boolean negated, a
 	// word complemented), all set, all clear.
 	std::optional<valuation> repair(const valuation& m, const std::vector<z3::expr>& decided, const z3::expr& lit);
+
+	// As repair(), for a probe: the literal's variables that the
+	// assumptions do not mention -- decided ones too -- set to random
+	// values (a narrow word mostly to a small one: the points of a race,
+	// the index of a writer's primitive), `tries` times; a candidate counts
+	// when `lit` and every literal of `decided` hold under it.
+	std::optional<valuation> repair_randomly(const valuation& m, const std::vector<z3::expr>& decided,
+						 const z3::expr& lit, std::mt19937_64& rng, unsigned tries);
 
 	// A model of the assumptions: the witness a call's first path starts
 	// with (it has decided nothing yet).
@@ -128,7 +144,7 @@ private:
 	std::vector<unsigned> decided_mark_;	// repair(): the repair whose decisions name a term id
 	unsigned decided_epoch_ = 0;
 	std::size_t solver_calls_ = 0, repaired_ = 0;
-	unsigned quick_ms_ = 0, full_ms_ = 0;
+	unsigned quick_ms_ = 0, full_ms_ = 0, usual_ms_ = 4294967295u;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
 };
 

@@ -140,6 +140,8 @@ const bad_input rows[] = {
 	{"prove_run_seconds_over_a_day", {"prove", "--all", "--run-seconds", "86401"}, "--run-seconds 86401: expected"},
 	{"prove_max_paths_word", {"prove", "--all", "--max-paths", "many"}, "--max-paths 'many': expected"},
 	{"check_max_paths_zero", {"check", "--all", "--max-paths", "0"}, "--max-paths 0: expected"},
+	{"prove_probes_word", {"prove", "--all", "--probes", "some"}, "--probes 'some': expected"},
+	{"check_probes_too_many", {"check", "--all", "--probes", "10001"}, "--probes 10001: expected"},
 
 	// Seeds: decimal or 0x-hex, 0..2^64-1, in every command.
 	{"test_seed_negative", {"test", "--all", "--seed", "-1"}, "--seed '-1': expected a decimal or 0x-hex number"},
