@@ -1143,6 +1143,10 @@ std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry&
 agreement judge_agreement(strategy& s, const history& h, property p, const prove_options& o)
 {
 	using enum agreement::verdict;
+	if (p == property::lockless)
+		return {outside, "lockless is judged by the lockless/ obligations, whose reads see the writer's table at two "
+				 "points, but a sampled history does not say which of its primitives were the reader's (the "
+				 "two threads interleave): not re-judged"};
 	if (p != property::per_call && p != property::no_loss && p != property::batch_or && p != property::progress &&
 	    p != property::well_formed && p != property::precise)
 		return {outside, fmt::format("{} is judged during a call or on later calls, not by one call's claims",
