@@ -936,9 +936,7 @@ void prove_lockless(obligation_run& run, call_kind writer)
 	// in 180 s.  One path's counterexample, though, is one question.
 	if (!o.probes)
 		o.probes = 16;
-	case_batch batch(ctx, s, o, r, 0);
-	std::size_t spun = 0;
-	for (const auto& [i, j] : places) {
+	auto add_case = [&](case_batch& batch, std::size_t i, std::size_t j) {
 		sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));
 		const call wc{writer, j, 1, false, 0, 0};
 		if (passes_value(writer))
@@ -958,14 +956,45 @@ void prove_lockless(obligation_run& run, call_kind writer)
 			claims.push_back({property::lockless, lockless_claim(*wrote, st, w), {}});
 		};
 		const bool more = batch.add(w, sc);
-		spun += w.race->spun;
+		return std::make_pair(more, w.race->spun);
+	};
+	// Every case's probes first: a case whose full search spends the
+	// budget would leave the later cases' probes unsent.
+	std::size_t probed = 0;
+	double probe_time = 0;
+	if (*o.probes > 0) {
+		proof_result pr = r;
+		prove_options po = o;
+		po.probe_only = true;
+		case_batch probing(ctx, s, po, pr, 0);
+		for (const auto& [i, j] : places)
+			if (!add_case(probing, i, j).first)
+				break;
+		probing.check();
+		probed = probing.probes_asked();
+		probe_time = probing.probe_seconds();
+		if (pr.verdict == proof_verdict::refuted) {
+			r = std::move(pr);
+			r.detail += fmt::format("{} probe path{} asked ({:.0f} s); {} reads beside {}: refuted before any "
+						"full search",
+						probed, probed == 1 ? "" : "s", probe_time, places.size(), to_string(writer));
+			r.seconds = clock.seconds();
+			return;
+		}
+	}
+	o.probes = 0;
+	case_batch batch(ctx, s, o, r, 0);
+	std::size_t spun = 0;
+	for (const auto& [i, j] : places) {
+		const auto [more, spins] = add_case(batch, i, j);
+		spun += spins;
 		if (!more)
 			break;
 	}
 	batch.check();
-	if (batch.probes_asked() > 0)
-		r.detail += fmt::format("{} probe path{} asked ({:.0f} s); ", batch.probes_asked(),
-					batch.probes_asked() == 1 ? "" : "s", batch.probe_seconds());
+	if (probed > 0)
+		r.detail += fmt::format("{} probe path{} asked first ({:.0f} s), none refuting; ", probed,
+					probed == 1 ? "" : "s", probe_time);
 	if (spun > 0)
 		r.detail += fmt::format("{} read path{} that spun on a table the writer left half done, which only a third "
 					"moment of the writer would end, left out; ",

@@ -808,6 +808,8 @@ std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& wo
 		}
 		if (k + 1 == sc.calls.size() && o_.probes.value_or(0) > 0 && probe(paths, world, table, sc, k, carried, pc))
 			return false;
+		if (k + 1 == sc.calls.size() && o_.probe_only)
+			return any_open();
 		sym_step st;
 		try {
 			st = run_charged(paths, world, table, sc.calls[k], k, carried);

@@ -281,6 +281,10 @@ struct prove_options {
 	// probe_solve_ms for each probe's question, probe_decision_ms for the
 	// model of a side a probe turns to.
 	std::optional<std::size_t> probes;
+	// Probes only: a case's last call is probed and not run on every path,
+	// so the batch can refute but its `proved` means nothing (a first pass
+	// that probes every case before any full search spends the budget).
+	bool probe_only = false;
 	double probe_seconds = 30;
 	unsigned probe_solve_ms = 5000;
 	unsigned probe_decision_ms = 1000;
