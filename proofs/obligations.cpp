@@ -910,7 +910,9 @@ std::vector<std::pair<std::size_t, std::size_t>> lockless_places(std::size_t c, 
 // three or more moments of W, hardware events R alone would see first (an
 // event lands at W's slots: before W's next primitive on its entry, or at
 // W's end), a read beginning after W has begun, a read of another entry
-// than the run's first, other writers.
+// than the run's first, other writers.  Every case is probed first
+// (case_batch::probe: one path of R each, its model asked of the claim),
+// then searched in full; only the full search proves.
 void prove_lockless(obligation_run& run, call_kind writer)
 {
 	stopwatch clock;
