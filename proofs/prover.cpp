@@ -22,12 +22,21 @@ namespace {
 // The width of a read point: more primitives than one call makes.
 constexpr unsigned point_bits = 16;
 
+// The free words the points are made of: the split, the early point, and
+// the steps from it to the late point and on to the end.
+constexpr const char* split_word = "race.split";
+constexpr const char* early_word = "race.early";
+constexpr const char* after_early_word = "race.after_early";
+constexpr const char* after_late_word = "race.after_late";
+
+z3::expr point_word(z3::context& ctx, const char* name) { return ctx.bv_const(name, point_bits - 2); }
+
 z3::expr point_var(z3::context& ctx, const char* name)
 {
 	// Each point is the one before it plus a free step, so every
 	// placement of the reads is some value of free words (nothing to
 	// assume: the path solver's repair may change any of them).
-	return z3::zext(ctx.bv_const(name, point_bits - 2), 2);
+	return z3::zext(point_word(ctx, name), 2);
 }
 
 // The points of probe n of `of` (case_batch::probe): its late point sweeps
@@ -45,18 +54,17 @@ std::vector<valuation::change> probe_points(const concurrent_read& race, std::si
 	const std::size_t early = n % 2 ? 0 : upto(late);
 	const std::size_t end = late + upto(last - late);
 	const std::size_t split = 1 + upto(race.split_within - 1);
-	auto var = [&](const char* name) { return ctx.bv_const(name, point_bits - 2); };
-	return {{var("race.split"), split},
-		{var("race.early"), early},
-		{var("race.after_early"), late - early},
-		{var("race.after_late"), end - late}};
+	return {{point_word(ctx, split_word), split},
+		{point_word(ctx, early_word), early},
+		{point_word(ctx, after_early_word), late - early},
+		{point_word(ctx, after_late_word), end - late}};
 }
 
 } // namespace
 
 concurrent_read::concurrent_read(z3::context& ctx, std::size_t within)
-	: split_within(within), split(point_var(ctx, "race.split")), early(point_var(ctx, "race.early")),
-	  late(early + point_var(ctx, "race.after_early")), end(late + point_var(ctx, "race.after_late"))
+	: split_within(within), split(point_var(ctx, split_word)), early(point_var(ctx, early_word)),
+	  late(early + point_var(ctx, after_early_word)), end(late + point_var(ctx, after_late_word))
 {
 }
 
@@ -316,13 +324,14 @@ struct part_spec {
 // its tables, a racing reader reads them, stores judged or not), the
 // strategy invoked.  None when the path has no result: infeasible, or a
 // lockless read that spun on a table the writer left half done.  A probe
-// (`probing`) only looks for a counterexample: a path it cannot follow to
+// (a probing oracle) only looks for a counterexample: a path it cannot follow to
 // the end, for whatever reason, is simply not one.
 std::optional<path_run> run_path(z3::context& ctx, path_oracle& oracle, strategy& strat, const sym_world& w,
 				 const std::vector<z3::expr>& table, const call& c, const part_spec& part,
 				 std::size_t ordinal, const prove_options& o, const std::vector<bool>& carried,
-				 std::vector<bool>& used, bool probing)
+				 std::vector<bool>& used)
 {
+	const bool probing = oracle.probing();
 	symbolic_machine m(ctx, w.geo, table, oracle, o.hw);
 	const bool writer = w.race && ordinal == w.race->writer;
 	const bool reader = w.race && ordinal == w.race->reader;
@@ -485,7 +494,7 @@ sym_step run_joined(z3::context& ctx, path_solver& paths, strategy& strat, const
 		path_oracle::alternative next = std::move(todo.back());
 		todo.pop_back();
 		path_oracle oracle(paths, std::move(next));
-		std::optional<path_run> run = run_path(ctx, oracle, strat, w, table, c, part, ordinal, o, carried, used, false);
+		std::optional<path_run> run = run_path(ctx, oracle, strat, w, table, c, part, ordinal, o, carried, used);
 		for (const auto& alt : oracle.alternatives())
 			todo.push_back(alt);
 		if (run)
@@ -1152,7 +1161,7 @@ bool case_batch::probe(path_solver& paths, const sym_world& world, const std::ve
 		path_oracle oracle(paths, std::move(start), policy);
 		std::vector<bool> used(table.size(), false);
 		std::optional<path_run> run =
-			run_path(ctx_, oracle, strat_, world, table, c, part_spec{c, 0, true, {}, {}}, k, o_, carried, used, true);
+			run_path(ctx_, oracle, strat_, world, table, c, part_spec{c, 0, true, {}, {}}, k, o_, carried, used);
 		if (!run)
 			continue;
 		pending_case one = pc;

@@ -62,8 +62,7 @@ public:
 		: solver_(solver), witness_(std::move(start)), probe_(&p)
 	{
 	}
-	// The probe's model: satisfies the world and path_condition().
-	const std::optional<valuation>& witness() const { return witness_; }
+	bool probing() const { return probe_ != nullptr; }
 
 	// The condition in the form the oracle decides on (bit level).
 	z3::expr normal(const z3::expr& cond) override { return solver_.normal(cond); }

@@ -35,62 +35,49 @@ std::optional<bool> path_solver::assume(const z3::expr& a)
 	return true;
 }
 
-path_solver::answer path_solver::feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
+path_solver::outcome path_solver::ask(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned first_ms,
+				      unsigned blast_ms)
 {
 	solver_calls_++;
 	z3::expr_vector a(lit.ctx());
 	for (const z3::expr& d : decided)
 		a.push_back(proxy(d));
 	a.push_back(proxy(lit));
-	if (quick_ms_)
-		s_.set("timeout", quick_ms_);
+	if (first_ms)
+		s_.set("timeout", first_ms);
 	z3::check_result r = s_.check(a);
-	if (quick_ms_)
-		s_.set("timeout", full_ms_);
+	if (first_ms)
+		s_.set("timeout", usual_ms_);
 	if (r == z3::sat)
-		return {true, valuation::of(s_.get_model())};
-	if (r == z3::unsat || !quick_ms_)
-		return {r != z3::unsat, std::nullopt};
+		return {r, valuation::of(s_.get_model())};
+	if (r == z3::unsat || !blast_ms)
+		return {r, std::nullopt};
 	// The fallback: the same question, bit-blasted.
 	z3::solver blast = z3::tactic(s_.ctx(), "qfbv").mk_solver();
-	blast.set("timeout", full_ms_);
+	blast.set("timeout", blast_ms);
 	blast.add(s_.assertions());
 	for (const z3::expr& d : decided)
 		blast.add(d);
 	blast.add(lit);
 	r = blast.check();
 	if (r == z3::sat)
-		return {true, valuation::of(blast.get_model())};
-	return {r != z3::unsat, std::nullopt};
+		return {r, valuation::of(blast.get_model())};
+	return {r, std::nullopt};
+}
+
+path_solver::answer path_solver::feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
+{
+	outcome o = ask(decided, lit, quick_ms_, quick_ms_ ? full_ms_ : 0);
+	return {o.result != z3::unsat, std::move(o.model)};
 }
 
 std::optional<valuation> path_solver::model_within(const std::vector<z3::expr>& decided, const z3::expr& lit,
 						       unsigned ms)
 {
-	solver_calls_++;
-	z3::expr_vector a(lit.ctx());
-	for (const z3::expr& d : decided)
-		a.push_back(proxy(d));
-	a.push_back(proxy(lit));
 	// The incremental solver first, briefly (as feasible() does), then
 	// bit-blasting for the rest of the time.
 	const unsigned first = quick_ms_ ? std::min(quick_ms_, ms) : ms;
-	s_.set("timeout", first);
-	z3::check_result r = s_.check(a);
-	s_.set("timeout", usual_ms_);
-	if (r == z3::sat)
-		return valuation::of(s_.get_model());
-	if (r == z3::unsat || first == ms)
-		return std::nullopt;
-	z3::solver blast = z3::tactic(s_.ctx(), "qfbv").mk_solver();
-	blast.set("timeout", ms);
-	blast.add(s_.assertions());
-	for (const z3::expr& d : decided)
-		blast.add(d);
-	blast.add(lit);
-	if (blast.check() != z3::sat)
-		return std::nullopt;
-	return valuation::of(blast.get_model());
+	return ask(decided, lit, first, first == ms ? 0 : ms).model;
 }
 
 std::pair<z3::check_result, std::optional<z3::model>> path_solver::model_of(const std::vector<z3::expr>& decided)

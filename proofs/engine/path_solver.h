@@ -48,9 +48,10 @@ public:
 	void set_fallback(unsigned quick_ms, unsigned full_ms)
 	{
 		quick_ms_ = quick_ms;
-		full_ms_ = full_ms;
+		full_ms_ = usual_ms_ = full_ms;
 	}
-	// The timeout the solver was made with, which model_within() puts back.
+	// The timeout the solver was made with, which a question with a
+	// shorter one of its own puts back.
 	void set_timeout(unsigned ms) { usual_ms_ = ms; }
 
 	// Adds `a` to the assumptions, mid-case: a caller's rule for a later
@@ -131,6 +132,16 @@ private:
 	void collect(const z3::expr& e, std::vector<var>& into);
 
 	z3::expr proxy(const z3::expr& lit);
+
+	// `lit` under the assumptions and `decided`: the incremental solver
+	// for `first_ms` (0: its usual limit), then, when it says unknown and
+	// `blast_ms` is not 0, the same question bit-blasted for `blast_ms`.
+	// A model when sat.
+	struct outcome {
+		z3::check_result result;
+		std::optional<valuation> model;
+	};
+	outcome ask(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned first_ms, unsigned blast_ms);
 
 	z3::solver& s_;
 	bit_slicer slicer_;
