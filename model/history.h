@@ -83,6 +83,10 @@ struct primitive_step {
 	std::uint64_t old_value = 0;
 	std::uint64_t new_value = 0;
 	unsigned flags = 0;
+	// Made by the locked call that runs beside a lockless read (on a thread
+	// of its own, or whole in one of the read's gaps), not by the read:
+	// the primitives of the two calls interleave in a history.
+	bool beside = false;
 };
 
 enum class hw_kind { access, write };
@@ -96,6 +100,7 @@ struct hw_event {
 	std::size_t landing = 0;
 	std::uint64_t old_value = 0;
 	std::uint64_t new_value = 0;
+	bool beside = false;	// fired at a gap of the call beside a lockless read
 };
 
 struct call_begin_step {

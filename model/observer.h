@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "model/call.h"
@@ -26,9 +27,18 @@ public:
 class recorder : public observer {
 public:
 	explicit recorder(history& h) : h_(h) {}
+	// Whether the step being made is the call's beside a lockless read
+	// (primitive_step::beside); unset, none is.
+	void tell_beside(std::function<bool()> beside) { beside_ = std::move(beside); }
 	void on_call_begin(const call& c, const table_t&) override { h_.steps.push_back(call_begin_step{c}); }
-	void on_primitive(const primitive_step& p, const table_t&) override { h_.steps.push_back(p); }
-	void on_hw_event(const hw_event& e, const table_t&) override { h_.steps.push_back(e); }
+	void on_primitive(const primitive_step& p, const table_t&) override
+	{
+		std::get<primitive_step>(h_.steps.emplace_back(p)).beside = beside_ && beside_();
+	}
+	void on_hw_event(const hw_event& e, const table_t&) override
+	{
+		std::get<hw_event>(h_.steps.emplace_back(e)).beside = beside_ && beside_();
+	}
 	void on_call_end(const call& c, const call_result& r, const table_t&) override
 	{
 		h_.steps.push_back(call_end_step{c, r});
@@ -37,6 +47,7 @@ public:
 
 private:
 	history& h_;
+	std::function<bool()> beside_;
 };
 
 // Fans one stream of steps out to several observers.

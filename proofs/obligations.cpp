@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include "proofs/invariant.h"
 #include "proofs/ledger.h"
 #include "proofs/replay.h"
+#include "proofs/sampled_race.h"
 #include "proofs/world.h"
 
 namespace ptespec::proofs {
@@ -883,6 +885,26 @@ std::vector<std::pair<std::size_t, std::size_t>> lockless_places(std::size_t c, 
 	return out;
 }
 
+// A read's split falls among its first two passes over the run.
+std::size_t lockless_split_within(const geometry& geo) { return 2 * (geo.cont_ptes + 1); }
+
+// The race of ptep_get_lockless(i) beside wc from w (whose `race` is set),
+// its lockless claim asked at the read's end; false as case_batch::add.
+bool add_race(case_batch& batch, const sym_world& w, const call& wc, std::size_t i)
+{
+	scenario sc;
+	sc.calls = {wc, call{call_kind::ptep_get_lockless, i, 1, false, 0, 0}};
+	std::optional<sym_step> wrote;
+	sc.observe = [&w, &wrote](const sym_step& st, std::vector<claim>& claims) {
+		if (st.ordinal == 0) {
+			wrote = st;
+			return;
+		}
+		claims.push_back({property::lockless, lockless_claim(*wrote, st, w), {}});
+	};
+	return batch.add(w, sc);
+}
+
 } // namespace
 
 // lockless/<writer>-cont<N>: from every table of two runs that satisfies
@@ -944,20 +966,9 @@ void prove_lockless(obligation_run& run, call_kind writer)
 		if (passes_value(writer))
 			w.arguments.push_back(ctx.bv_const("value", 64));
 		w.assumptions.push_back(caller_rules(wc, w.initial, w.folios, geo, w.argument(0)));
-		// The split among the first two passes over the run.
-		w.race = std::make_shared<concurrent_read>(ctx, 2 * (c + 1));
+		w.race = std::make_shared<concurrent_read>(ctx, lockless_split_within(geo));
 		w.stores_judged = false;	// the writer's own claims are step/'s
-		scenario sc;
-		sc.calls = {wc, call{call_kind::ptep_get_lockless, i, 1, false, 0, 0}};
-		std::optional<sym_step> wrote;
-		sc.observe = [&w, &wrote](const sym_step& st, std::vector<claim>& claims) {
-			if (st.ordinal == 0) {
-				wrote = st;
-				return;
-			}
-			claims.push_back({property::lockless, lockless_claim(*wrote, st, w), {}});
-		};
-		const bool more = batch.add(w, sc);
+		const bool more = add_race(batch, w, wc, i);
 		return std::make_pair(more, w.race->spun);
 	};
 	// Every case's probes first: a case whose full search spends the
@@ -1169,23 +1180,72 @@ std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry&
 	return "";
 }
 
+// A sampled lockless failure against lockless/'s claim: the failing read
+// and the locked call beside it, told as a race (race_of: the events in the
+// writer's slots, the reads at two points of the writer's run, confirmed
+// by the replay), are run on the symbolic machine from the very table the
+// two began from, with the writer's value, any hardware events in its gaps
+// and the read points free, and the claim is asked.
+agreement judge_lockless(strategy& s, const history& h, const prove_options& o)
+{
+	using enum agreement::verdict;
+	const std::variant<sampled_race, std::string> told = race_of(s, h, lockless_split_within(h.geo));
+	if (const std::string* why = std::get_if<std::string>(&told))
+		return {outside, *why};
+	const counterexample& ce = std::get<sampled_race>(told).ce;
+	const call& writer = ce.calls.at(0);
+	const call& reader = ce.calls.at(1);
+	z3::context& ctx = shared_context();
+	if (const std::string why = invariant_broken(ctx, ce.initial, h.geo, h.folios); !why.empty())
+		return {outside, fmt::format("before {} and {} beside it, {}: outside the invariant of reachable tables",
+					     describe(reader), describe(writer), why)};
+	sym_world w;
+	w.geo = h.geo;
+	w.folios = h.folios;
+	for (std::uint64_t v : ce.initial)
+		w.initial.push_back(ctx.bv_val(v, 64));
+	if (passes_value(writer.kind))
+		w.arguments.push_back(ctx.bv_val(writer.pte, 64));
+	w.race = std::make_shared<concurrent_read>(ctx, lockless_split_within(h.geo));
+	w.stores_judged = false;
+	prove_options po = o;
+	po.quick_solve_ms = std::min(po.quick_solve_ms, 20u);
+	if (!po.probes)
+		po.probes = 16;
+	proof_result r;
+	case_batch batch(ctx, s, po, r, 0);
+	add_race(batch, w, writer, reader.index);
+	const proof_verdict v = batch.check();
+	const concurrent_read::points& at = *ce.race;
+	if (v == proof_verdict::proved)
+		return {disagrees,
+			fmt::format("the checker finds {} breaking lockless beside {} (replayed with the reads at writer "
+				    "points {}/{}, split {}, ending at {}: confirmed), but lockless/'s claim for that read "
+				    "and writer, from the same table with any hardware events and any read points, is "
+				    "proved ({} paths)",
+				    describe(reader), describe(writer), at.early, at.late, at.split, at.end, r.paths)};
+	if (v == proof_verdict::unknown)
+		return {undecided, r.detail};
+	return {agrees, fmt::format("lockless/'s claim for {} beside {} is refuted too (the sample's reads fit writer "
+				    "points {}/{}, split {}, ending at {}; replay confirmed)",
+				    describe(reader), describe(writer), at.early, at.late, at.split, at.end)};
+}
+
 } // namespace
 
 agreement judge_agreement(strategy& s, const history& h, property p, const prove_options& o)
 {
 	using enum agreement::verdict;
-	if (p == property::lockless)
-		return {outside, "lockless is judged by the lockless/ obligations, whose reads see the writer's table at two "
-				 "points, but a sampled history does not say which of its primitives were the reader's (the "
-				 "two threads interleave): not re-judged"};
 	if (p != property::per_call && p != property::no_loss && p != property::batch_or && p != property::progress &&
-	    p != property::well_formed && p != property::precise)
+	    p != property::well_formed && p != property::precise && p != property::lockless)
 		return {outside, fmt::format("{} is judged during a call or on later calls, not by one call's claims",
 					     to_string(p))};
 	if (h.hw.no_hafdbs)
 		return {outside, "the proofs model hardware that manages access/dirty itself"};
 	if (h.hw != o.hw)
 		return {outside, "the proofs ran on other hardware than the sampled case"};
+	if (p == property::lockless)
+		return judge_lockless(s, h, o);
 	// Replay into the checker, keeping each open call's table and the
 	// pending flags at its begin, and the first call whose end shows p
 	// violated.

@@ -166,17 +166,11 @@ replay_outcome replay_race_calls(strategy& s, const counterexample& ce)
 	};
 	t += fmt::format("    initial    {}\n", rulers(ce.initial, geo));
 
-	machine alone(geo, ce.initial.size(), ce.hw);
-	fresh(alone);
-	exact_hardware hw_alone(ce.events);
-	race_watch tables(nullptr, reader, {}, 0);
-	alone.set_hardware(&hw_alone);
-	alone.set_observer(&tables);
-	run_call(s, alone, writer);
+	const std::vector<table_t> snapshots = writer_tables(s, ce);
 
 	machine rm(geo, ce.initial.size(), ce.hw);
 	fresh(rm);
-	race_reads reads(rm, tables.snapshots, at);
+	race_reads reads(rm, snapshots, at);
 	rm.set_hardware(&reads);
 	const call_result r = run_call(s, rm, reader);
 
@@ -198,14 +192,14 @@ replay_outcome replay_race_calls(strategy& s, const counterexample& ce)
 		t += fmt::format("      hw {} to page #{} recorded in #{} (gap {})\n", to_string(e.kind), e.entry,
 				 e.entry, e.gap);
 	// The writer's tables, a line per change; the reads, a line per point.
-	const std::size_t last = tables.snapshots.size() - 1;
+	const std::size_t last = snapshots.size() - 1;
 	auto point_name = [last](std::size_t k) { return k == last ? std::string("end") : std::to_string(k); };
 	for (std::size_t k = 0; k <= last;) {
 		std::size_t to = k;
-		while (to < last && tables.snapshots[to + 1] == tables.snapshots[k])
+		while (to < last && snapshots[to + 1] == snapshots[k])
 			to++;
 		const std::string when = to == k ? point_name(k) : point_name(k) + "-" + point_name(to);
-		t += fmt::format("      after {:>7} {}\n", when, rulers(tables.snapshots[k], geo));
+		t += fmt::format("      after {:>7} {}\n", when, rulers(snapshots[k], geo));
 		k = to + 1;
 	}
 	for (std::size_t n = 0; n < reads.points.size();) {
@@ -233,6 +227,20 @@ replay_outcome replay_race_calls(strategy& s, const counterexample& ce)
 }
 
 } // namespace
+
+std::vector<table_t> writer_tables(strategy& s, const counterexample& ce)
+{
+	machine alone(ce.geo, ce.initial.size(), ce.hw);
+	for (std::size_t k = 0; k < ce.initial.size(); k++)
+		alone.poke(k, ce.initial[k]);
+	alone.set_folios(ce.folios);
+	exact_hardware hw(ce.events);
+	race_watch tables(nullptr, ce.calls.at(1), {}, 0);
+	alone.set_hardware(&hw);
+	alone.set_observer(&tables);
+	run_call(s, alone, ce.calls.at(0));
+	return tables.snapshots;
+}
 
 replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 {

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "impl/strategy.h"
 #include "model/geometry.h"
+#include "model/history.h"
 #include "proofs/prover.h"
 
 namespace ptespec::proofs {
@@ -27,5 +29,10 @@ replay_outcome replay_counterexample(strategy& s, const counterexample& ce);
 // first, then one at a time).  The model's choice of everything the claim
 // does not constrain is arbitrary; this shows what the failure needs.
 counterexample shrink_counterexample(strategy& s, counterexample ce);
+
+// The writer of a race (ce.calls[0]) run alone with ce's events: its table
+// at its begin, after each of its primitives and at its end -- what
+// concurrent_read's snapshots are, and the reads of the replay see.
+std::vector<table_t> writer_tables(strategy& s, const counterexample& ce);
 
 } // namespace ptespec::proofs

@@ -90,9 +90,16 @@ void scheduled_hardware::at_gap(hw_port& port)
 	if (writer_ && h_.in_lockless_ && !writer_gap && port.gap() == writer_gap_) {
 		call w = *writer_;
 		writer_.reset();
-		if (stride_ == 0)
-			h_.do_call(w);
-		else
+		if (stride_ == 0) {
+			inline_writer_ = true;
+			try {
+				h_.do_call(w);
+			} catch (...) {
+				inline_writer_ = false;
+				throw;
+			}
+			inline_writer_ = false;
+		} else
 			iw_.start([this, w] { h_.do_call(w); }, stride_);
 	} else if (iw_.running() && !writer_gap && h_.in_lockless_) {
 		iw_.step();
@@ -143,6 +150,7 @@ harness::harness(strategy& s, const world_layout& w, std::optional<property> jud
 		record->folios = w.folios;
 		record->initial = m_.table();
 		rec_ = std::make_unique<recorder>(*record);
+		rec_->tell_beside([this] { return hw_.in_writer(); });
 		obs_.add(rec_.get());
 	}
 	obs_.add(&chk_);

@@ -103,6 +103,9 @@ public:
 		stride_ = stride;
 	}
 	interleaved_writer& writer_thread() { return iw_; }
+	// Whether the step being made is the writer's (on its thread, or run
+	// whole inside one of the read's gaps).
+	bool in_writer() const { return inline_writer_ || iw_.on_writer_thread(); }
 	// The writer if the read ended before its gap came (it then runs after
 	// the read: the callers' model expects it to have happened).
 	std::optional<call> take_writer()
@@ -135,6 +138,7 @@ private:
 	std::size_t writer_gap_ = 0;
 	std::size_t stride_ = 0;
 	interleaved_writer iw_;
+	bool inline_writer_ = false;
 	std::vector<bool> fired_;
 	std::vector<std::uint32_t> touches_;	// per entry, primitives on it so far in this call
 	std::vector<std::size_t> touched_;
