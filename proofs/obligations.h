@@ -50,18 +50,22 @@ void prove_seq(obligation_run& run, std::size_t k, bool from_empty);
 // tables and every flag the checker held pending there is visible (and,
 // for well-formed, the checker's TLB held what that table maps) -- the
 // claims are then at least as strong as the checker's judgement of p --
-// the proof must refute it:
+// the proof must refute it.  A lockless failure is told as lockless/'s
+// race instead (race_of, proofs/sampled_race.h: the failing read and the
+// locked call beside it, the events in the writer's slots, the reads at two
+// points of its run, the replay confirming) and lockless/'s claim is asked
+// from the table the two began from, every read point free:
 //   agrees     the proof refutes the call
 //   undecided  the proof could not decide (`why`)
 //   disagrees  the proof holds for it: prover and checker disagree, a
 //              ptespec bug; `why` says both
 //   outside    the claims do not speak for the case (`why` says which
 //              condition fails): p is judged mid-call or on later calls
-//              (isolation, lockless, permission), the table is outside the
-//              invariant, a pending flag is not visible, a page shows a
-//              flag it may not report, the TLB holds a stale translation,
-//              or the hardware is not the one the proofs ran on (or has no
-//              HAFDBS)
+//              (isolation, permission), a lockless read is no such race,
+//              the table is outside the invariant, a pending flag is not
+//              visible, a page shows a flag it may not report, the TLB
+//              holds a stale translation, or the hardware is not the one
+//              the proofs ran on (or has no HAFDBS)
 struct agreement {
 	enum class verdict { agrees, disagrees, undecided, outside };
 	verdict v = verdict::outside;
