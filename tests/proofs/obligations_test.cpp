@@ -1026,6 +1026,56 @@ TEST(proofs, every_sampled_lockless_failure_agrees_with_the_lockless_claim)
 		}
 }
 
+// A lockless history that is not lockless/'s race is outside, said why,
+// never judged: the torn gather's sampled failure with a hardware event
+// put between the read's begin and its writer's (the read then began from
+// another table than its writer), or with one read's value one no moment
+// of the writer's run held.
+TEST(proofs, a_sampled_lockless_failure_that_is_no_race_of_two_moments_is_outside)
+{
+	auto s = make_strategy<controls::lockless_gather_without_retry>("lockless-no-retry", "negative control", "test");
+	run_options ro;
+	ro.seed = 1;
+	ro.cases = 2000;
+	const property_result tr = run_property(*s, property::lockless, ro);
+	ASSERT_EQ(tr.v, verdict::fails);
+	const history& h = tr.ce.hist;
+	ASSERT_EQ(judge_agreement(*s, h, property::lockless, quick()).v, agreement::verdict::agrees);
+	// The read that has a writer begun inside it, and its last read.
+	std::size_t read_begin = h.steps.size(), last_read = 0;
+	for (std::size_t n = 0; n + 1 < h.steps.size() && read_begin == h.steps.size(); n++) {
+		const auto* b = std::get_if<call_begin_step>(&h.steps[n]);
+		if (b && b->c.kind == call_kind::ptep_get_lockless && !std::holds_alternative<call_end_step>(h.steps[n + 1]))
+			read_begin = n;
+	}
+	ASSERT_LT(read_begin, h.steps.size());
+	for (std::size_t n = read_begin + 1; n < h.steps.size(); n++) {
+		if (std::holds_alternative<call_end_step>(h.steps[n]) &&
+		    std::get<call_end_step>(h.steps[n]).c.kind == call_kind::ptep_get_lockless)
+			break;
+		if (const auto* p = std::get_if<primitive_step>(&h.steps[n]); p && !p->beside)
+			last_read = n;
+	}
+	ASSERT_GT(last_read, read_begin);
+
+	history early = h;
+	table_t t = h.initial;
+	for (std::size_t n = 0; n <= read_begin; n++)
+		apply_step(t, h.steps[n]);
+	const std::size_t far = t.size() - 1;	// the second run's last entry: no read or write of the race
+	early.steps.insert(early.steps.begin() + static_cast<std::ptrdiff_t>(read_begin) + 1,
+			   hw_event{999, hw_kind::access, far, far, t[far], t[far]});
+	agreement a = judge_agreement(*s, early, property::lockless, quick());
+	EXPECT_EQ(a.v, agreement::verdict::outside) << a.why;
+	EXPECT_NE(a.why.find("before ptep_get_and_clear"), std::string::npos) << a.why;
+
+	history torn = h;
+	std::get<primitive_step>(torn.steps[last_read]).new_value ^= std::uint64_t{1} << 40;	// another pfn
+	a = judge_agreement(*s, torn, property::lockless, quick());
+	EXPECT_EQ(a.v, agreement::verdict::outside) << a.why;
+	EXPECT_NE(a.why.find("fit no two moments"), std::string::npos) << a.why;
+}
+
 // A strategy whose concrete lockless read is the torn gather and whose
 // symbolic one is mainline's: its sampled lockless failure is proved from
 // the same table, and the agreement check says they disagree.
