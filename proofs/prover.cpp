@@ -145,12 +145,14 @@ struct path_fault {
 // compression either (slower than bit-blast + SAT alone on the largest
 // cases); when the goal still holds a word operator the bit-blaster does
 // not take, the qfbv tactic instead.
-z3::solver make_circuit_solver(z3::context& ctx, unsigned timeout_ms)
+z3::solver make_circuit_solver(z3::context& ctx, unsigned timeout_ms, unsigned rlimit = 0)
 {
 	const z3::tactic circuit = z3::tactic(ctx, "bit-blast") & z3::tactic(ctx, "sat");
 	z3::solver s = (circuit | z3::tactic(ctx, "qfbv")).mk_solver();
 	z3::params p(ctx);
 	p.set("timeout", timeout_ms);
+	if (rlimit)
+		p.set("rlimit", rlimit);
 	s.set(p);
 	return s;
 }
@@ -751,7 +753,7 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	const z3::check_result consistent = assume(world);
 	path_solver paths(oracle_solver_, world.assumptions, o_.repair_models);
 	if (o_.quick_solve_ms < o_.timeout_ms)
-		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms);
+		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms, o_.quick_solve_ms * o_.quick_units_per_ms);
 	paths.set_timeout(o_.timeout_ms);
 	slicer_ = &paths.slicer();
 	struct forget {	// the slicer ends with the path solver, which counted its questions
@@ -1059,13 +1061,15 @@ z3::expr case_batch::claims_formula(const z3::expr_vector& claims, bool bit_leve
 // several times faster than the other on some of these formulas, and
 // neither is on all of them.
 case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level,
-				     unsigned timeout_ms) const
+				     unsigned timeout_ms, unsigned rlimit) const
 {
 	const z3::expr_vector moved(qctx, asserted);
 	z3::solver fs = make_solver(qctx, o_, false);
-	if (timeout_ms != o_.timeout_ms) {
+	if (timeout_ms != o_.timeout_ms || rlimit) {
 		z3::params p(qctx);
 		p.set("timeout", timeout_ms);
+		if (rlimit)
+			p.set("rlimit", rlimit);
 		fs.set(p);
 	}
 	for (const z3::expr& a : moved)
@@ -1077,12 +1081,17 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 	if (o_.quick_solve_ms < timeout_ms) {
 		z3::params quick(qctx);
 		quick.set("timeout", o_.quick_solve_ms);
+		// With a resource limit the first solver's share of it is the
+		// share of time it has, not the time itself.
+		if (rlimit)
+			quick.set("rlimit", std::max(1u, static_cast<unsigned>(std::uint64_t{rlimit} * o_.quick_solve_ms /
+										timeout_ms)));
 		fs.set(quick);
 		const z3::check_result r = fs.check();
 		if (r != z3::unknown)
 			return {r, fs};
 	}
-	z3::solver circuit = make_circuit_solver(qctx, timeout_ms);
+	z3::solver circuit = make_circuit_solver(qctx, timeout_ms, rlimit);
 	for (const z3::expr& a : moved)
 		circuit.add(a);
 	const z3::check_result r = circuit.check();
@@ -1145,7 +1154,7 @@ bool case_batch::probe(path_solver& paths, const sym_world& world, const std::ve
 	// Some probes follow the models they are given, the others turn off
 	// them, more or less often: the seed makes a run repeatable.
 	static constexpr double flips[] = {0.5, 0.125, 0.25, 0};
-	path_oracle::probe policy{std::mt19937_64(probe_seed_++), 0, o_.probe_decision_ms};
+	path_oracle::probe policy{std::mt19937_64(probe_seed_++), 0, o_.probe_decision_ms, o_.probe_decision_rlimit};
 	std::size_t asked = 0;
 	for (std::size_t n = 0; n < *o_.probes && clock.seconds() < o_.probe_seconds && any_open(); n++) {
 		policy.flip = flips[n % std::size(flips)];
@@ -1193,6 +1202,8 @@ std::optional<valuation> case_batch::random_model(const std::vector<z3::expr>& a
 	z3::solver s = z3::tactic(ctx_, "qfbv").mk_solver();
 	z3::params p(ctx_);
 	p.set("timeout", o_.probe_solve_ms);
+	if (o_.probe_solve_rlimit)
+		p.set("rlimit", o_.probe_solve_rlimit);
 	p.set("random_seed", static_cast<unsigned>(seed));
 	p.set("phase", ctx_.str_symbol("random"));
 	s.set(p);
@@ -1216,7 +1227,7 @@ bool case_batch::probe_refutes(const pending_case& c)
 	const bool bit_level = c.joined && o_.bit_level_claims;
 	asserted.push_back(!claims_formula(claims, bit_level));
 	const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
-	answer a = solve(*question, asserted, bit_level, o_.probe_solve_ms);
+	answer a = solve(*question, asserted, bit_level, o_.probe_solve_ms, o_.probe_solve_rlimit);
 	if (a.result != z3::sat)
 		return false;
 	z3::model qm = a.solver.get_model();

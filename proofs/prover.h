@@ -221,6 +221,11 @@ struct prove_options {
 	// A bit-level question is first given this long with one solver, then
 	// timeout_ms with another (prover.cpp, case_batch::flush).
 	unsigned quick_solve_ms = 2000;
+	// The path oracle's incremental solver stops after this many Z3
+	// resource units per millisecond of quick_solve_ms rather than after
+	// the time (path_solver::set_fallback), so a run decides its paths, and
+	// its probes, alike on any machine.  0: by time.
+	unsigned quick_units_per_ms = 4000;
 	bool quick = false;	// fewer positions per run (0, 1, c-1): for tests
 	// Paths per call before giving up with `unknown`: a strategy that
 	// branches on a flag per entry inside one call has 2^n paths there
@@ -281,13 +286,22 @@ struct prove_options {
 	// probe_solve_ms for each probe's question, probe_decision_ms for the
 	// model of a side a probe turns to.
 	std::optional<std::size_t> probes;
+	// The probes' budgets in Z3 resource units (rlimit), which stop the
+	// solver after the same work on any machine, so a seed gives the same
+	// probes everywhere: per side a probe turns to (probe_decision_ms), per
+	// random-phase start and per probe question (probe_solve_ms).  The
+	// times are then only safety nets, and so is probe_seconds.  0: by time.
+	// Measured here: 3 to 6 units per microsecond of solving, so these are
+	// about the 1 s and 5 s the probes had by time (docs/performance.md).
+	unsigned probe_decision_rlimit = 5000000;
+	unsigned probe_solve_rlimit = 25000000;
 	// Probes only: a case's last call is probed and not run on every path,
 	// so the batch can refute but its `proved` means nothing (a first pass
 	// that probes every case before any full search spends the budget).
 	bool probe_only = false;
-	double probe_seconds = 30;
-	unsigned probe_solve_ms = 5000;
-	unsigned probe_decision_ms = 1000;
+	double probe_seconds = 120;
+	unsigned probe_solve_ms = 30000;
+	unsigned probe_decision_ms = 10000;
 	// prove_all: obligations proved at once, each in a process of its own
 	// (0: one per core), and the wall-clock seconds one may take before it
 	// is stopped and reported unknown.
@@ -418,7 +432,8 @@ private:
 	// or not, solve it, then refute by the model or give up.
 	pending_question gather(const std::vector<std::size_t>& ask) const;
 	z3::expr claims_formula(const z3::expr_vector& claims, bool bit_level);
-	answer solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level, unsigned timeout_ms) const;
+	answer solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level, unsigned timeout_ms,
+		     unsigned rlimit = 0) const;
 	std::vector<std::vector<std::size_t>> refute_by_model(z3::model qm, const std::vector<std::size_t>& ask);
 	bool refuted_by(const z3::model& mdl, goal_state& gs) const;
 	bool refuted_by(const z3::model& mdl, goal_state& gs, const pending_case& c) const;

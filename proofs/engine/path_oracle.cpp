@@ -104,7 +104,7 @@ bool path_oracle::decide_probing(const z3::expr& cond)
 		if (!to)
 			to = solver_.repair_randomly(*witness_, pc_, lit, probe_->rng, 32);
 		if (!to)
-			to = solver_.model_within(pc_, lit, probe_->solve_ms);
+			to = solver_.model_within(pc_, lit, probe_->solve_ms, probe_->solve_rlimit);
 		if (to)
 			witness_ = std::move(to);
 		else if (has)

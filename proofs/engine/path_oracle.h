@@ -49,7 +49,8 @@ public:
 	// its model takes or, with probability `flip`, the other, which it
 	// reaches by repairing the model (path_solver::repair, then
 	// repair_randomly) or, failing that, by a model the solver finds within
-	// `solve_ms`; else it takes the model's side.  Every decision's literal
+	// `solve_rlimit` resource units (`solve_ms` a safety net); else it
+	// takes the model's side.  Every decision's literal
 	// goes into the path condition (whether the other side was feasible is
 	// not asked), so the model keeps satisfying it.  A probe starts with no
 	// prefix to replay.
@@ -57,6 +58,7 @@ public:
 		std::mt19937_64 rng;
 		double flip = 0.25;
 		unsigned solve_ms = 1000;
+		unsigned solve_rlimit = 0;
 	};
 	path_oracle(path_solver& solver, valuation start, probe& p)
 		: solver_(solver), witness_(std::move(start)), probe_(&p)

@@ -36,7 +36,7 @@ std::optional<bool> path_solver::assume(const z3::expr& a)
 }
 
 path_solver::outcome path_solver::ask(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned first_ms,
-				      unsigned blast_ms)
+				      unsigned blast_ms, unsigned first_rlimit, unsigned blast_rlimit)
 {
 	solver_calls_++;
 	z3::expr_vector a(lit.ctx());
@@ -45,9 +45,13 @@ path_solver::outcome path_solver::ask(const std::vector<z3::expr>& decided, cons
 	a.push_back(proxy(lit));
 	if (first_ms)
 		s_.set("timeout", first_ms);
+	if (first_rlimit)
+		s_.set("rlimit", first_rlimit);
 	z3::check_result r = s_.check(a);
 	if (first_ms)
 		s_.set("timeout", usual_ms_);
+	if (first_rlimit)
+		s_.set("rlimit", 0u);
 	if (r == z3::sat)
 		return {r, valuation::of(s_.get_model())};
 	if (r == z3::unsat || !blast_ms)
@@ -55,6 +59,8 @@ path_solver::outcome path_solver::ask(const std::vector<z3::expr>& decided, cons
 	// The fallback: the same question, bit-blasted.
 	z3::solver blast = z3::tactic(s_.ctx(), "qfbv").mk_solver();
 	blast.set("timeout", blast_ms);
+	if (blast_rlimit)
+		blast.set("rlimit", blast_rlimit);
 	blast.add(s_.assertions());
 	for (const z3::expr& d : decided)
 		blast.add(d);
@@ -67,17 +73,18 @@ path_solver::outcome path_solver::ask(const std::vector<z3::expr>& decided, cons
 
 path_solver::answer path_solver::feasible(const std::vector<z3::expr>& decided, const z3::expr& lit)
 {
-	outcome o = ask(decided, lit, quick_ms_, quick_ms_ ? full_ms_ : 0);
+	outcome o = ask(decided, lit, quick_ms_, quick_ms_ ? full_ms_ : 0, quick_rlimit_);
 	return {o.result != z3::unsat, std::move(o.model)};
 }
 
 std::optional<valuation> path_solver::model_within(const std::vector<z3::expr>& decided, const z3::expr& lit,
-						       unsigned ms)
+						       unsigned ms, unsigned rlimit)
 {
 	// The incremental solver first, briefly (as feasible() does), then
-	// bit-blasting for the rest of the time.
+	// bit-blasting for the rest of the time (and work).
 	const unsigned first = quick_ms_ ? std::min(quick_ms_, ms) : ms;
-	return ask(decided, lit, first, first == ms ? 0 : ms).model;
+	const unsigned first_rlimit = quick_rlimit_ ? std::min(quick_rlimit_, rlimit ? rlimit : quick_rlimit_) : 0;
+	return ask(decided, lit, first, first == ms ? 0 : ms, first_rlimit, first == ms ? 0 : rlimit).model;
 }
 
 std::pair<z3::check_result, std::optional<z3::model>> path_solver::model_of(const std::vector<z3::expr>& decided)

@@ -45,9 +45,14 @@ public:
 	// compared bit by bit with an entry, under the invariant's
 	// arithmetic), which bit-blasting settles in well under a second.
 	// 0 (the default): every question is the incremental solver's alone.
-	void set_fallback(unsigned quick_ms, unsigned full_ms)
+	// With `quick_rlimit` the incremental solver stops after that many Z3
+	// resource units instead (`quick_ms`, five times over, a safety net):
+	// which questions go on to bit-blasting, and so the models the path
+	// oracle is given, are then the same on any machine.
+	void set_fallback(unsigned quick_ms, unsigned full_ms, unsigned quick_rlimit = 0)
 	{
-		quick_ms_ = quick_ms;
+		quick_ms_ = quick_rlimit ? 5 * quick_ms : quick_ms;
+		quick_rlimit_ = quick_rlimit;
 		full_ms_ = usual_ms_ = full_ms;
 	}
 	// The timeout the solver was made with, which a question with a
@@ -78,8 +83,11 @@ public:
 	// A model of the assumptions, `decided` and `lit` if the incremental
 	// solver finds one within `ms`; none otherwise (infeasible or not
 	// found: a probe, which only looks for models, does not tell them
-	// apart).
-	std::optional<valuation> model_within(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned ms);
+	// apart).  With `rlimit` (Z3 resource units, 0: none) the solvers stop
+	// at that much work, split as `ms` is: the same answer on any machine,
+	// `ms` only a safety net.
+	std::optional<valuation> model_within(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned ms,
+					      unsigned rlimit = 0);
 
 	// A model of the assumptions and `decided` (a path's literals), as the
 	// solver gives it, with the solver's answer (no model unless sat).
@@ -135,13 +143,15 @@ private:
 
 	// `lit` under the assumptions and `decided`: the incremental solver
 	// for `first_ms` (0: its usual limit), then, when it says unknown and
-	// `blast_ms` is not 0, the same question bit-blasted for `blast_ms`.
+	// `blast_ms` is not 0, the same question bit-blasted for `blast_ms`;
+	// each also stopped after its resource units (0: no such limit).
 	// A model when sat.
 	struct outcome {
 		z3::check_result result;
 		std::optional<valuation> model;
 	};
-	outcome ask(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned first_ms, unsigned blast_ms);
+	outcome ask(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned first_ms, unsigned blast_ms,
+		    unsigned first_rlimit = 0, unsigned blast_rlimit = 0);
 
 	z3::solver& s_;
 	bit_slicer slicer_;
@@ -156,6 +166,7 @@ private:
 	unsigned decided_epoch_ = 0;
 	std::size_t solver_calls_ = 0, repaired_ = 0;
 	unsigned quick_ms_ = 0, full_ms_ = 0, usual_ms_ = 4294967295u;
+	unsigned quick_rlimit_ = 0;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;
 };
 

@@ -44,6 +44,27 @@ TEST(cli_prove, the_same_plugin_with_its_batch_whole_is_proved)
 	}
 }
 
+// The solver's budgets of a path's decisions and of the probes are Z3
+// resource units, not time: a process proving robust's lockless read sends
+// the same probes whatever the machine and its load, and the same one
+// refutes with the same counterexample.
+TEST(cli_prove, a_probe_refutation_is_the_same_on_every_run)
+{
+	const std::vector<std::string> args = {"prove", "--strategy", "robust", "--obligation",
+					       "lockless/ptep_get_and_clear", "--jobs", "1", "--json"};
+	auto refutation = [](const outcome& o) {
+		EXPECT_EQ(o.status, 1) << o.show();
+		const nlohmann::json r = nlohmann::json::parse(o.out).at("results").at(0);
+		EXPECT_EQ(r.at("verdict"), "refuted");
+		EXPECT_EQ(r.at("replay"), "confirmed");
+		const std::string detail = r.at("detail");
+		return detail.substr(0, detail.find(" asked")) + "\n" + r.at("counterexample").dump();
+	};
+	const std::string first = refutation(run_ptespec(args));
+	EXPECT_NE(first.find("refuted by probe"), std::string::npos) << first;
+	EXPECT_EQ(refutation(run_ptespec(args)), first);
+}
+
 TEST(cli_prove, the_text_output_shows_the_counterexample_and_its_replay)
 {
 	const outcome o = run_ptespec(
