@@ -753,7 +753,9 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 	const z3::check_result consistent = assume(world);
 	path_solver paths(oracle_solver_, world.assumptions, o_.repair_models);
 	if (o_.quick_solve_ms < o_.timeout_ms)
-		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms, o_.quick_solve_ms * o_.quick_units_per_ms);
+		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms,
+				   static_cast<unsigned>(std::min<std::uint64_t>(
+					   std::uint64_t{o_.quick_solve_ms} * o_.quick_units_per_ms, 0xffffffffu)));
 	paths.set_timeout(o_.timeout_ms);
 	slicer_ = &paths.slicer();
 	struct forget {	// the slicer ends with the path solver, which counted its questions

@@ -83,7 +83,11 @@ std::optional<valuation> path_solver::model_within(const std::vector<z3::expr>& 
 	// The incremental solver first, briefly (as feasible() does), then
 	// bit-blasting for the rest of the time (and work).
 	const unsigned first = quick_ms_ ? std::min(quick_ms_, ms) : ms;
-	const unsigned first_rlimit = quick_rlimit_ ? std::min(quick_rlimit_, rlimit ? rlimit : quick_rlimit_) : 0;
+	// The first try stops where feasible()'s does; a question with no
+	// second try has the whole budget.
+	unsigned first_rlimit = first == ms ? rlimit : 0;
+	if (quick_rlimit_)
+		first_rlimit = rlimit ? std::min(quick_rlimit_, rlimit) : quick_rlimit_;
 	return ask(decided, lit, first, first == ms ? 0 : ms, first_rlimit, first == ms ? 0 : rlimit).model;
 }
 
