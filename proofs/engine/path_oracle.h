@@ -50,10 +50,9 @@ public:
 	// reaches by repairing the model (path_solver::repair, then
 	// repair_randomly) or, failing that, by a model the solver finds within
 	// `solve_rlimit` resource units (`solve_ms` a safety net); else it
-	// takes the model's side.  Every decision's literal
-	// goes into the path condition (whether the other side was feasible is
-	// not asked), so the model keeps satisfying it.  A probe starts with no
-	// prefix to replay.
+	// takes the model's side.  Every decision's literal goes into the path
+	// condition (whether the other side was feasible is not asked), so the
+	// model keeps satisfying it.  A probe starts with no prefix to replay.
 	struct probe {
 		std::mt19937_64 rng;
 		double flip = 0.25;

@@ -83,9 +83,9 @@ public:
 	// A model of the assumptions, `decided` and `lit` if the incremental
 	// solver finds one within `ms`; none otherwise (infeasible or not
 	// found: a probe, which only looks for models, does not tell them
-	// apart).  With `rlimit` (Z3 resource units, 0: none) the solvers stop
-	// at that much work, split as `ms` is: the same answer on any machine,
-	// `ms` only a safety net.
+	// apart).  With `rlimit` (Z3 resource units, 0: none) the bit-blasting
+	// stops after that much work, and the first try where feasible()'s
+	// does: the same answer on any machine, `ms` only a safety net.
 	std::optional<valuation> model_within(const std::vector<z3::expr>& decided, const z3::expr& lit, unsigned ms,
 					      unsigned rlimit = 0);
 
