@@ -108,6 +108,16 @@ int run_prove(const prove_cli& p)
 		if (!r.replay.empty())
 			fmt::print("  replay: {}\n", r.replay);
 	}
+	// Budgets are work, not time, so a run repeats -- unless a time net
+	// stopped some question first (a much slower or busier machine).
+	std::size_t time_stops = 0;
+	for (const auto& r : results)
+		time_stops += r.time_stops;
+	if (time_stops > 0)
+		fmt::print("\n{} solver question{} stopped by {} time safety net before {} work budget: another run, "
+			   "on another machine or under other load, may decide {} otherwise\n",
+			   time_stops, time_stops == 1 ? "" : "s", time_stops == 1 ? "its" : "their",
+			   time_stops == 1 ? "its" : "their", time_stops == 1 ? "it" : "them");
 	// What a `proved` above means: the calls and tables each family ran.
 	fmt::print("\nwhat the obligations cover (a proof holds for these calls from these tables only):\n");
 	for (const proofs::obligation_family& f : proofs::obligation_table()) {

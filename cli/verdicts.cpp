@@ -333,6 +333,7 @@ nlohmann::json proof_json(const proofs::proof_result& r)
 		{"solve_seconds", r.solve_seconds},
 		{"paths", r.paths},
 		{"path_questions", r.path_questions},
+		{"time_stops", r.time_stops},
 		{"covers", covers},
 		{"replay", r.replay.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.replay)},
 		{"counterexample", ce}};

@@ -379,6 +379,7 @@ std::string results_to_json(const std::vector<proof_result>& rs)
 		       {"solve_seconds", r.solve_seconds},
 		       {"paths", r.paths},
 		       {"path_questions", r.path_questions},
+		       {"time_stops", r.time_stops},
 		       {"formulas", r.formulas},
 		       {"detail", r.detail},
 		       {"replay", r.replay},
@@ -405,6 +406,7 @@ std::vector<proof_result> results_from_json(const std::string& text)
 			r.solve_seconds = j.at("solve_seconds").get<double>();
 			r.paths = j.at("paths").get<std::size_t>();
 			r.path_questions = j.at("path_questions").get<std::size_t>();
+			r.time_stops = j.at("time_stops").get<std::size_t>();
 			r.formulas = j.at("formulas").get<std::size_t>();
 			r.detail = j.at("detail").get<std::string>();
 			r.replay = j.at("replay").get<std::string>();

@@ -986,6 +986,7 @@ void prove_lockless(obligation_run& run, call_kind writer)
 		probing.check();
 		probed = probing.probes_asked();
 		probe_time = probing.probe_seconds();
+		r.time_stops = pr.time_stops;
 		if (pr.verdict == proof_verdict::refuted) {
 			r = std::move(pr);
 			r.detail += fmt::format("{} probe path{} asked ({:.0f} s); {} reads beside {}: refuted before any "

@@ -10,6 +10,7 @@
 
 #include "impl/generic.h"
 #include "model/errors.h"
+#include "proofs/engine/budget.h"
 #include "proofs/engine/ground.h"
 #include "proofs/engine/path_oracle.h"
 #include "proofs/engine/path_solver.h"
@@ -729,6 +730,16 @@ bool case_batch::any_open() const
 	return std::any_of(goals_.begin(), goals_.end(), [](const goal_state& g) { return g.open(); });
 }
 
+void case_batch::count_time_stops(std::size_t n)
+{
+	std::vector<proof_result*> counted;
+	for (goal_state& g : goals_)
+		if (n > 0 && std::find(counted.begin(), counted.end(), g.g.into) == counted.end()) {
+			g.g.into->time_stops += n;
+			counted.push_back(g.g.into);
+		}
+}
+
 namespace {
 
 // A solver frame for one case: the world's assumptions hold for it only.
@@ -762,13 +773,15 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 		bit_slicer*& p;
 		const path_solver& solver;
 		std::vector<goal_state>& goals;
+		case_batch& batch;
 		~forget()
 		{
 			p = nullptr;
 			for (goal_state& g : goals)
 				g.g.into->path_questions += solver.solver_calls();
+			batch.count_time_stops(solver.time_stops());
 		}
-	} forgotten{slicer_, paths, goals_};
+	} forgotten{slicer_, paths, goals_, *this};
 	if (o_.repair_models && consistent == z3::sat)
 		paths.set_root(oracle_solver_.get_model());
 
@@ -1077,27 +1090,31 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 	for (const z3::expr& a : moved)
 		fs.add(a);
 	if (!bit_level) {
-		const z3::check_result r = fs.check();
-		return {r, fs};
+		const timed_answer a = timed_check(fs);
+		return {a.result, fs, rlimit && stopped_by_time(a, timeout_ms)};
 	}
+	bool time_stop = false;
 	if (o_.quick_solve_ms < timeout_ms) {
 		z3::params quick(qctx);
-		quick.set("timeout", o_.quick_solve_ms);
 		// With a resource limit the first solver's share of it is the
-		// share of time it has, not the time itself.
-		if (rlimit)
+		// share of time it has, not the time itself; the time is a net.
+		const unsigned quick_ms = rlimit ? std::min(timeout_ms, safety_net_ms(o_.quick_solve_ms)) : o_.quick_solve_ms;
+		quick.set("timeout", quick_ms);
+		if (rlimit) {
 			quick.set("rlimit", std::max(1u, static_cast<unsigned>(std::uint64_t{rlimit} * o_.quick_solve_ms /
 										timeout_ms)));
+		}
 		fs.set(quick);
-		const z3::check_result r = fs.check();
-		if (r != z3::unknown)
-			return {r, fs};
+		const timed_answer a = timed_check(fs);
+		if (a.result != z3::unknown)
+			return {a.result, fs};
+		time_stop = rlimit && stopped_by_time(a, quick_ms);
 	}
 	z3::solver circuit = make_circuit_solver(qctx, timeout_ms, rlimit);
 	for (const z3::expr& a : moved)
 		circuit.add(a);
-	const z3::check_result r = circuit.check();
-	return {r, circuit};
+	const timed_answer a = timed_check(circuit);
+	return {a.result, circuit, time_stop || (rlimit && stopped_by_time(a, timeout_ms))};
 }
 
 // The model breaks some asked goal: each it breaks is refuted by the first
@@ -1192,6 +1209,9 @@ bool case_batch::probe(path_solver& paths, const sym_world& world, const std::ve
 			break;
 		}
 	}
+	// Probes left unsent for time: their number is work, not time.
+	if (any_open() && clock.seconds() >= o_.probe_seconds)
+		count_time_stops(1);
 	probes_asked_ += asked;
 	probe_seconds_ += clock.seconds();
 	return !any_open();
@@ -1199,7 +1219,7 @@ bool case_batch::probe(path_solver& paths, const sym_world& world, const std::ve
 
 // A model of `assumptions` that bit-blasting with random phases gives:
 // another table than the first model's, with other flags.
-std::optional<valuation> case_batch::random_model(const std::vector<z3::expr>& assumptions, std::size_t seed) const
+std::optional<valuation> case_batch::random_model(const std::vector<z3::expr>& assumptions, std::size_t seed)
 {
 	z3::solver s = z3::tactic(ctx_, "qfbv").mk_solver();
 	z3::params p(ctx_);
@@ -1211,7 +1231,10 @@ std::optional<valuation> case_batch::random_model(const std::vector<z3::expr>& a
 	s.set(p);
 	for (const z3::expr& a : assumptions)
 		s.add(a);
-	if (s.check() != z3::sat)
+	const timed_answer a = timed_check(s);
+	if (o_.probe_solve_rlimit && stopped_by_time(a, o_.probe_solve_ms))
+		count_time_stops(1);
+	if (a.result != z3::sat)
 		return std::nullopt;
 	return valuation::of(s.get_model());
 }
@@ -1230,6 +1253,8 @@ bool case_batch::probe_refutes(const pending_case& c)
 	asserted.push_back(!claims_formula(claims, bit_level));
 	const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
 	answer a = solve(*question, asserted, bit_level, o_.probe_solve_ms, o_.probe_solve_rlimit);
+	if (a.time_stop)
+		count_time_stops(1);
 	if (a.result != z3::sat)
 		return false;
 	z3::model qm = a.solver.get_model();

@@ -205,6 +205,10 @@ struct proof_result {
 	// Feasibility questions the path solver asked while running the paths
 	// (those a model of the path could not answer).
 	std::size_t path_questions = 0;
+	// Solver questions with a resource budget that their time safety net
+	// stopped first (stopped_by_time): 0, or another run, on another
+	// machine or under other load, may decide them otherwise.
+	std::size_t time_stops = 0;
 	std::size_t formulas = 0;	// solver problems (cases x paths)
 	std::string detail;	// what was covered, in one line
 	std::optional<counterexample> ce;
@@ -290,18 +294,22 @@ struct prove_options {
 	// solver after the same work on any machine, so a seed gives the same
 	// probes everywhere: per side a probe turns to (probe_decision_ms), per
 	// random-phase start and per probe question (probe_solve_ms).  The
-	// times are then only safety nets, and so is probe_seconds.  0: by time.
+	// times are then only safety nets, far above what the units take on a
+	// loaded sanitizer build (proofs/engine/budget.h).  0: by time.
 	// Measured here: 3 to 6 units per microsecond of solving, so these are
 	// about the 1 s and 5 s the probes had by time (docs/performance.md).
+	// probe_seconds, too, is a net (a case's 16 probes took 10 s here, 92 s
+	// on one ninth of a core); a case whose probes it cut counts as a time
+	// stop.
 	unsigned probe_decision_rlimit = 5000000;
 	unsigned probe_solve_rlimit = 25000000;
 	// Probes only: a case's last call is probed and not run on every path,
 	// so the batch can refute but its `proved` means nothing (a first pass
 	// that probes every case before any full search spends the budget).
 	bool probe_only = false;
-	double probe_seconds = 120;
-	unsigned probe_solve_ms = 30000;
-	unsigned probe_decision_ms = 10000;
+	double probe_seconds = 600;
+	unsigned probe_solve_ms = 120000;
+	unsigned probe_decision_ms = 60000;
 	// prove_all: obligations proved at once, each in a process of its own
 	// (0: one per core), and the wall-clock seconds one may take before it
 	// is stopped and reported unknown.
@@ -411,6 +419,7 @@ private:
 	struct answer {
 		z3::check_result result;
 		z3::solver solver;
+		bool time_stop = false;	// a try with resource units ran out of time
 	};
 
 	// add(), step by step: assume the world, run the calls one by one
@@ -440,7 +449,9 @@ private:
 	bool probe(path_solver& paths, const sym_world& world, const std::vector<z3::expr>& table, const scenario& sc,
 		   std::size_t k, const std::vector<bool>& carried, const pending_case& pc);
 	bool probe_refutes(const pending_case& c);
-	std::optional<valuation> random_model(const std::vector<z3::expr>& assumptions, std::size_t seed) const;
+	std::optional<valuation> random_model(const std::vector<z3::expr>& assumptions, std::size_t seed);
+	// Adds n to every goal's result's time_stops (once per result).
+	void count_time_stops(std::size_t n);
 	std::vector<std::vector<std::size_t>> give_up_question(z3::solver& answered, const std::vector<std::size_t>& ask);
 	bool check_so_far(const pending_case& pc);
 	bool any_open() const;

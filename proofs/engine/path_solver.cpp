@@ -47,7 +47,10 @@ path_solver::outcome path_solver::ask(const std::vector<z3::expr>& decided, cons
 		s_.set("timeout", first_ms);
 	if (first_rlimit)
 		s_.set("rlimit", first_rlimit);
-	z3::check_result r = s_.check(a);
+	const timed_answer first = timed_check(s_, a);
+	z3::check_result r = first.result;
+	if (first_rlimit && stopped_by_time(first, first_ms ? first_ms : usual_ms_))
+		time_stops_++;
 	if (first_ms)
 		s_.set("timeout", usual_ms_);
 	if (first_rlimit)
@@ -65,7 +68,10 @@ path_solver::outcome path_solver::ask(const std::vector<z3::expr>& decided, cons
 	for (const z3::expr& d : decided)
 		blast.add(d);
 	blast.add(lit);
-	r = blast.check();
+	const timed_answer blasted = timed_check(blast);
+	r = blasted.result;
+	if (blast_rlimit && stopped_by_time(blasted, blast_ms))
+		time_stops_++;
 	if (r == z3::sat)
 		return {r, valuation::of(blast.get_model())};
 	return {r, std::nullopt};

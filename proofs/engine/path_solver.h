@@ -27,6 +27,7 @@
 #include <z3++.h>
 
 #include "proofs/engine/bit_slicer.h"
+#include "proofs/engine/budget.h"
 #include "proofs/engine/evaluator.h"
 #include "proofs/engine/valuation.h"
 
@@ -46,12 +47,12 @@ public:
 	// arithmetic), which bit-blasting settles in well under a second.
 	// 0 (the default): every question is the incremental solver's alone.
 	// With `quick_rlimit` the incremental solver stops after that many Z3
-	// resource units instead (`quick_ms`, five times over, a safety net):
-	// which questions go on to bit-blasting, and so the models the path
-	// oracle is given, are then the same on any machine.
+	// resource units instead, and `quick_ms` becomes a safety net
+	// (safety_net_ms): which questions go on to bit-blasting, and so the
+	// models the path oracle is given, are then the same on any machine.
 	void set_fallback(unsigned quick_ms, unsigned full_ms, unsigned quick_rlimit = 0)
 	{
-		quick_ms_ = quick_rlimit ? 5 * quick_ms : quick_ms;
+		quick_ms_ = quick_rlimit ? std::min(full_ms, safety_net_ms(quick_ms)) : quick_ms;
 		quick_rlimit_ = quick_rlimit;
 		full_ms_ = usual_ms_ = full_ms;
 	}
@@ -120,6 +121,9 @@ public:
 
 	// Decisions the solver answered, and those a repaired model did.
 	std::size_t solver_calls() const { return solver_calls_; }
+	// Questions with a resource budget that time stopped first
+	// (stopped_by_time): where not 0, another run may decide them otherwise.
+	std::size_t time_stops() const { return time_stops_; }
 	std::size_t repaired() const { return repaired_; }
 
 private:
@@ -164,7 +168,7 @@ private:
 	unsigned epoch_ = 0;
 	std::vector<unsigned> decided_mark_;	// repair(): the repair whose decisions name a term id
 	unsigned decided_epoch_ = 0;
-	std::size_t solver_calls_ = 0, repaired_ = 0;
+	std::size_t solver_calls_ = 0, repaired_ = 0, time_stops_ = 0;
 	unsigned quick_ms_ = 0, full_ms_ = 0, usual_ms_ = 4294967295u;
 	unsigned quick_rlimit_ = 0;
 	std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> proxies_;

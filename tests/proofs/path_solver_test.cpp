@@ -165,3 +165,43 @@ TEST(path_oracle, guesses_a_words_value_from_the_model_of_the_path)
 	EXPECT_TRUE(seeing.take(seeing.normal(pfn == ctx.bv_val(*guess, 64))));
 	EXPECT_TRUE(seeing.alternatives().empty()) << "a pinned word has no other value to explore";
 }
+
+// A question stopped by its timeout is told from one stopped by its
+// resource units (proofs/engine/budget.h): the count a run reports of
+// questions that time, not work, decided rests on it.  Z3's reason does not
+// tell them apart (the incremental solver says "canceled" for both), the
+// time taken does.
+TEST(budget, a_question_stopped_by_time_is_told_from_one_stopped_by_work)
+{
+	z3::context ctx;
+	// Factoring a product of two 31-bit primes: hard for a bit-blaster.
+	const z3::expr a = ctx.bv_const("a", 64), b = ctx.bv_const("b", 64);
+	const std::uint64_t p = 2147483647, q = 2147483629;
+	auto hard = [&](z3::solver& s, unsigned timeout_ms, unsigned rlimit) {
+		z3::params ps(ctx);
+		ps.set("timeout", timeout_ms);
+		if (rlimit)
+			ps.set("rlimit", rlimit);
+		s.set(ps);
+		s.add(a * b == ctx.bv_val(p * q, 64));
+		s.add(z3::ugt(a, ctx.bv_val(1, 64)) && z3::ugt(b, ctx.bv_val(1, 64)));
+		s.add(z3::ult(a, ctx.bv_val(std::uint64_t{1} << 32, 64)) &&
+		      z3::ult(b, ctx.bv_val(std::uint64_t{1} << 32, 64)));
+	};
+	for (const bool incremental : {false, true}) {
+		z3::solver by_time = incremental ? z3::solver(ctx) : z3::tactic(ctx, "qfbv").mk_solver();
+		hard(by_time, 50, 0);
+		const timed_answer t = timed_check(by_time);
+		ASSERT_EQ(t.result, z3::unknown) << "factored in 50 ms";
+		EXPECT_TRUE(stopped_by_time(t, 50)) << t.ms << " ms";
+
+		z3::solver by_work = incremental ? z3::solver(ctx) : z3::tactic(ctx, "qfbv").mk_solver();
+		hard(by_work, 600000, 2000);
+		const timed_answer w = timed_check(by_work);
+		ASSERT_EQ(w.result, z3::unknown) << "factored in 2000 units";
+		EXPECT_FALSE(stopped_by_time(w, 600000)) << by_work.reason_unknown();
+	}
+	EXPECT_FALSE(stopped_by_time(timed_answer{z3::sat, 1e9}, 1));
+	EXPECT_EQ(safety_net_ms(20), 5000u);
+	EXPECT_EQ(safety_net_ms(5000), 100000u);
+}
