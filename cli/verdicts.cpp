@@ -227,6 +227,12 @@ nlohmann::json replayed_json(const proofs::proof_result& r)
 	bool ok = true;
 	for (std::size_t k = 0; k < ce.calls.size() && ok; k++)
 		ok = run(ce.calls[k], k);
+	nlohmann::json hint = nullptr;
+	if (ce.hint) {
+		const std::size_t n = s.pte_batch_hint(ce.geo, ce.hint->entry, ce.hint->pte);
+		chk.on_batch_hint(ce.hint->entry, ce.hint->pte, n, m.table());
+		hint = {{"entry", ce.hint->entry}, {"pte", fmt::format("{:#018x}", ce.hint->pte)}, {"answer", n}};
+	}
 	const std::size_t scenario_calls = history_json(h).at("calls").size();
 	m.set_hardware(nullptr);
 	for (std::size_t k = 0; k < ce.witness.size() && ok; k++)
@@ -238,6 +244,7 @@ nlohmann::json replayed_json(const proofs::proof_result& r)
 	for (const proofs::ce_event& e : ce.events)
 		events.push_back({{"call", e.call}, {"gap", e.gap}, {"entry", e.entry}, {"kind", to_string(e.kind)}});
 	j["events"] = std::move(events);
+	j["hint"] = std::move(hint);
 	const violation* v = chk.first(ce.prop);
 	j["message"] = v ? nlohmann::json(v->message) : nlohmann::json(nullptr);
 	return j;

@@ -378,10 +378,32 @@ public:
 		S<symbolic_machine> s;
 		return dispatch(s, m, c);
 	}
+	// A hint is written over the machine, S<M>::pte_batch_hint(m, i, pte),
+	// branching through m.branch like a call, so the proofs run the same
+	// source; or over concrete words only, S<M>::pte_batch_hint(geo, i,
+	// pte), which the proofs cannot run.
 	std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte) const override
 	{
-		if constexpr (requires { S<machine>::pte_batch_hint(g, i, pte); })
+		if constexpr (requires(machine& m) { S<machine>::pte_batch_hint(m, i, pte); }) {
+			machine m(g, 0);	// the hint reads no entry: the machine only decides its branches
+			return S<machine>::pte_batch_hint(m, i, pte);
+		} else if constexpr (requires { S<machine>::pte_batch_hint(g, i, pte); })
 			return S<machine>::pte_batch_hint(g, i, pte);
+		else
+			return 1;
+	}
+	bool has_batch_hint() const override
+	{
+		return requires(machine& m, const geometry& g, std::size_t i, std::uint64_t pte) {
+			S<machine>::pte_batch_hint(m, i, pte);
+		} || requires(const geometry& g, std::size_t i, std::uint64_t pte) { S<machine>::pte_batch_hint(g, i, pte); };
+	}
+	std::optional<std::size_t> pte_batch_hint(symbolic_machine& m, std::size_t i, const z3::expr& pte) override
+	{
+		if constexpr (requires { S<symbolic_machine>::pte_batch_hint(m, i, pte); })
+			return S<symbolic_machine>::pte_batch_hint(m, i, pte);
+		else if constexpr (requires(const geometry& g, std::uint64_t v) { S<machine>::pte_batch_hint(g, i, v); })
+			return std::nullopt;
 		else
 			return 1;
 	}

@@ -70,11 +70,11 @@ struct mainline_ops : pte_primitives<M, Self> {
 	// attributes, so core-mm may batch them without reading them.  The
 	// kernel finds the run's end from the pte pointer's bits; entry i is
 	// the pointer's place in a table aligned to a run.
-	static std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte)
+	static std::size_t pte_batch_hint(M& m, std::size_t i, const W& pte)
 	{
-		if (!pte_valid_cont(pte))
+		if (!m.branch(pte_valid_cont(pte)))
 			return 1;
-		return g.cont_ptes - (i & (g.cont_ptes - 1));
+		return m.geo().cont_ptes - (i & (m.geo().cont_ptes - 1));
 	}
 
 	using pte_primitives<M, Self>::self;

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@
 #include "model/call.h"
 #include "model/counted_word.h"
 #include "model/machine.h"
+
+namespace z3 {
+class expr;
+}
 
 namespace ptespec {
 
@@ -75,6 +80,16 @@ public:
 	// the entry's place and value; core-mm's generic answer (an arch
 	// without one) is 1.
 	virtual std::size_t pte_batch_hint(const geometry&, std::size_t, std::uint64_t) const { return 1; }
+	// Whether the strategy has a hint of its own (not core-mm's 1).
+	virtual bool has_batch_hint() const { return false; }
+	// The same hint on the symbolic machine, on the path the machine's
+	// oracle takes (what the hint/ obligations run); none when the
+	// strategy's hint is written over concrete words only, so the proofs
+	// cannot run it.
+	virtual std::optional<std::size_t> pte_batch_hint(symbolic_machine&, std::size_t, const z3::expr&)
+	{
+		return std::size_t{1};
+	}
 };
 
 // Brackets one call so observers see its beginning and end.

@@ -130,6 +130,7 @@ struct coverage {
 	bool covered = false, refuted = false, undecided = false, every_table = true, every_place = true;
 	bool from_invariant = false;	// some covering obligation starts from the invariant
 	std::vector<call_kind> calls;	// judged calls the obligations ran
+	bool hint = false;	// and the strategy's pte_batch_hint, which per-call judges
 	std::vector<std::string> tables;
 };
 
@@ -159,6 +160,7 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive && !prot_none));
 		cv.from_invariant = cv.from_invariant || sc->from_invariant;
 		cv.every_place = cv.every_place && sc->every_place;
+		cv.hint = cv.hint || sc->batch_hint;
 		for (call_kind k : sc->calls)
 			if (std::find(judged.begin(), judged.end(), k) != judged.end() &&
 			    std::find(cv.calls.begin(), cv.calls.end(), k) == cv.calls.end())
@@ -167,6 +169,13 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 		cv.tables.push_back(t);
 	}
 	return cv;
+}
+
+// Whether p judges s's own pte_batch_hint (per-call does: a hint that
+// vouches for what is not so).
+bool hint_judged(const strategy& s, property p)
+{
+	return p == property::per_call && s.has_batch_hint();
 }
 
 } // namespace
@@ -180,7 +189,7 @@ std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, g
 		return "refuted";
 	if (cv.undecided)
 		return "unknown";
-	const bool all_calls = cv.calls.size() == judged_calls(s, p).size();
+	const bool all_calls = cv.calls.size() == judged_calls(s, p).size() && (cv.hint || !hint_judged(s, p));
 	return all_calls && cv.every_table && cv.every_place ? "proved" : "partly proved";
 }
 
@@ -194,6 +203,10 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 	for (call_kind k : judged_calls(s, p))
 		if (std::find(cv.calls.begin(), cv.calls.end(), k) == cv.calls.end())
 			missing += fmt::format("{}{}", missing.empty() ? "" : ", ", to_string(k));
+	if (hint_judged(s, p)) {
+		std::string& into = cv.hint ? ran : missing;
+		into += fmt::format("{}pte_batch_hint", into.empty() ? "" : ", ");
+	}
 	std::string tables;
 	for (const std::string& t : cv.tables)
 		tables += fmt::format("{}{}", tables.empty() ? "" : "; ", t);

@@ -64,6 +64,7 @@ json ce_to_json(const counterexample& ce)
 		{"prop", static_cast<int>(ce.prop)},
 		{"witness", witness},
 		{"calls_not_needed", ce.calls_not_needed},
+		{"hint", ce.hint ? json{ce.hint->entry, ce.hint->pte, ce.hint->answer} : json(nullptr)},
 		{"hw", {ce.hw.bbml2_noabort, ce.hw.no_hafdbs, ce.hw.one_cpu}}};
 }
 
@@ -83,6 +84,8 @@ counterexample ce_from_json(const json& j)
 	for (const json& c : j.at("witness"))
 		ce.witness.push_back(call_from_json(c));
 	ce.calls_not_needed = j.at("calls_not_needed").get<std::size_t>();
+	if (const json& h = j.at("hint"); !h.is_null())
+		ce.hint = hint_query{h.at(0).get<std::size_t>(), h.at(1).get<std::uint64_t>(), h.at(2).get<std::size_t>()};
 	const json& hw = j.at("hw");
 	ce.hw.bbml2_noabort = hw.at(0).get<bool>();
 	ce.hw.no_hafdbs = hw.at(1).get<bool>();

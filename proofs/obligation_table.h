@@ -39,6 +39,8 @@ struct obligation_scope {
 	// start and end there) in a table of two runs, so a cell they cover
 	// reads `partly proved`, never `proved`.
 	bool every_place = false;
+	// It runs the strategy's pte_batch_hint, which per-call judges too.
+	bool batch_hint = false;
 };
 
 struct obligation_family;
@@ -59,8 +61,10 @@ struct obligation_family {
 	// part of the obligation: its worlds are runs of CONT_PTES entries).
 	std::string prefix;
 	bool sized = true;
-	// It applies to a strategy that implements every one of these calls.
+	// It applies to a strategy that implements every one of these calls
+	// (and, with needs_hint, has a pte_batch_hint of its own).
 	std::vector<call_kind> needs;
+	bool needs_hint = false;
 	// Families with the same non-empty key are stated over the same cases:
 	// wanted together, their cases run once for all of them.
 	std::string shares_run = {};

@@ -36,6 +36,9 @@ void prove_lockless(obligation_run& run, call_kind writer);
 // seq/<start>-k<K>/<property>-cont<N>: every sequence of k calls of every kind, from
 // the empty table or from every invariant table, the ledger followed.
 void prove_seq(obligation_run& run, std::size_t k, bool from_empty);
+// hint/cont<N>: the strategy's pte_batch_hint from every invariant table
+// (proofs/hint.cpp).
+void prove_hint(obligation_run& run);
 
 // A sampled failure told against the one-call claims (item of the rule: a
 // verdict of the proofs never contradicts a failure the checker found).

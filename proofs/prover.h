@@ -176,6 +176,14 @@ struct ce_event {
 	hw_kind kind = hw_kind::access;
 };
 
+// A pte_batch_hint question of a counterexample (hint/): the entry, the
+// value the caller read there, and the answer on the proof's path.
+struct hint_query {
+	std::size_t entry = 0;
+	std::uint64_t pte = 0;
+	std::size_t answer = 0;
+};
+
 struct counterexample {
 	geometry geo;
 	hardware_options hw;	// what the proof ran on, so the replay runs on it
@@ -191,6 +199,8 @@ struct counterexample {
 	// A lockless read beside a writer: calls[1] read beside calls[0], at
 	// these points of its run (concurrent_read).
 	std::optional<concurrent_read::points> race;
+	// No calls: the strategy's pte_batch_hint asked of the initial table.
+	std::optional<hint_query> hint;
 };
 
 struct proof_result {

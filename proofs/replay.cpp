@@ -283,6 +283,14 @@ replay_outcome replay_counterexample(strategy& s, const counterexample& ce)
 		t += fmt::format("      after    {}\n", rulers(m.table(), geo));
 		return finished;
 	};
+	// A hint question: the concrete strategy's answer, judged by the
+	// checker as core-mm's folio_pte_batch reports it.
+	if (ce.hint) {
+		const std::size_t n = s.pte_batch_hint(geo, ce.hint->entry, ce.hint->pte);
+		t += fmt::format("    pte_batch_hint(#{}, {:#018x}) -> {}{}\n", ce.hint->entry, ce.hint->pte, n,
+				 n == ce.hint->answer ? "" : fmt::format(" (the proof's path: {})", ce.hint->answer));
+		chk.on_batch_hint(ce.hint->entry, ce.hint->pte, n, m.table());
+	}
 	// A faulted call leaves the table half done: nothing runs after it.
 	bool faulted = false;
 	for (std::size_t k = 0; k < ce.calls.size() && !faulted; k++)

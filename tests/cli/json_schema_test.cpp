@@ -220,7 +220,7 @@ TEST(cli_json, the_validator_rejects_a_wrong_document)
 	wrong[5] = json::parse(R"({"schema": 1, "command": "prove", "unproved": [], "totals": {"passed": 0, "failed": 1, "undecided": 0},
 				  "results": [{"strategy": "s", "obligation": "o", "granule": "4k", "verdict": "refuted",
 					       "detail": "", "seconds": 0.5, "run_seconds": 0.1, "solve_seconds": 0.1,
-					       "paths": 1, "path_questions": 0, "replay": "confirmed", "counterexample": "calls...",
+					       "paths": 1, "path_questions": 0, "time_stops": 0, "replay": "confirmed", "counterexample": "calls...",
 					       "covers": {"properties": [], "calls": [], "tables": ""}}]})");
 	for (std::size_t k = 0; k < wrong.size(); k++)
 		EXPECT_FALSE(schema().errors(wrong[k], k == 5 ? "prove" : "list").empty()) << k << ": " << wrong[k].dump();

@@ -15,6 +15,7 @@
 #include "impl/mainline.h"
 #include "tests/impl/cont_without_valid.h"
 #include "tests/impl/fold_controls.h"
+#include "tests/impl/hint_controls.h"
 #include "tests/impl/lockless_controls.h"
 #include "tests/impl/mapping_controls.h"
 #include "tests/impl/tlb_controls.h"
@@ -827,6 +828,42 @@ TEST(proofs, the_sampled_suites_negative_controls_are_refuted_by_step_obligation
 		ASSERT_TRUE(p.has_value()) << c.s->info().name;
 		EXPECT_NE(std::find(c.ps.begin(), c.ps.end(), *p), c.ps.end()) << c.s->info().name << ": " << to_string(*p);
 	}
+}
+
+// hint/: the strategy's pte_batch_hint from every invariant table, for
+// every value ptep_get may return at the entry.  Mainline's hint (to the
+// end of a valid CONT entry's run) is proved at 4K and 64K (16K: 80 s,
+// docs/proofs.md); the hint
+// that counts from the run's start is refuted at 4K -- an entry past its
+// run's start vouches for the next run's entries -- and the checker's
+// judgement of the concrete hint on the model's table confirms it.  A hint
+// written over concrete words only is not run, and so not proved.
+TEST(proofs, the_batch_hint_is_proved_for_mainline_and_refuted_when_it_counts_from_the_run_start)
+{
+	strategy& mainline = registry::global().get("mainline");
+	// Two paths (CONT or not) at each entry asked: every entry of two runs
+	// of 16; the edges, their neighbours and a middle of two runs of 32.
+	for (const auto& [g, paths] : {std::pair{granule::k4, 64u}, std::pair{granule::k64, 20u}}) {
+		const proof_result r = prove_named(mainline, g, fmt::format("hint/cont{}", geometry::of(g).cont_ptes), quick());
+		EXPECT_EQ(r.verdict, proof_verdict::proved) << to_string(g) << ": " << r.detail;
+		EXPECT_EQ(r.paths, paths) << r.detail;
+	}
+	auto from_start = make_strategy<controls::batch_hint_ignoring_place>("batch-hint-from-run-start",
+									      "negative control", "test");
+	proof_result r = prove_named(*from_start, granule::k4, "hint/cont16", quick());
+	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
+	ASSERT_TRUE(r.ce && r.ce->hint);
+	EXPECT_EQ(r.ce->prop, property::per_call);
+	EXPECT_NE(r.ce->hint->entry % 16, 0u) << "the run's first entry is where the two hints agree";
+	replay_result(*from_start, r);
+	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
+	EXPECT_NE(r.ce_text.find("pte_batch_hint(#"), std::string::npos) << r.ce_text;
+
+	auto over_words = make_strategy<controls::batch_hint_over_words>("batch-hint-over-words", "test", "test");
+	const proof_result w = prove_named(*over_words, granule::k4, "hint/cont16", quick());
+	EXPECT_EQ(w.verdict, proof_verdict::unknown) << w.detail;
+	EXPECT_NE(w.detail.find("concrete words only"), std::string::npos) << w.detail;
+	EXPECT_TRUE(mainline.has_batch_hint() && over_words->has_batch_hint());
 }
 
 // lockless/: a lockless read beside a locked writer.  Mainline's read,

@@ -21,6 +21,7 @@
 #include "properties/runner.h"
 #include "tests/impl/cont_without_valid.h"
 #include "tests/impl/fold_controls.h"
+#include "tests/impl/hint_controls.h"
 #include "tests/impl/lockless_controls.h"
 #include "tests/impl/mapping_controls.h"
 #include "tests/impl/tlb_controls.h"
@@ -122,16 +123,8 @@ struct get_and_clear_valid_flags_only : mainline_ops<M, get_and_clear_valid_flag
 	}
 };
 
-// pte_batch_hint counting from the run's start instead of the entry's
-// place in it: an entry in the middle of a run vouches for CONT_PTES
-// entries, past the run's end, and core-mm batches entries it never read.
-template <class M>
-struct batch_hint_ignoring_place : mainline_ops<M, batch_hint_ignoring_place<M>> {
-	static std::size_t pte_batch_hint(const geometry& g, std::size_t, std::uint64_t pte)
-	{
-		return pte_valid_cont(pte) ? g.cont_ptes : 1;
-	}
-};
+// pte_batch_hint counting from the run's start (tests/impl/).
+using controls::batch_hint_ignoring_place;
 
 // Fork's wrprotect stopping at the end of its first run (tests/impl/).
 template <class M>
