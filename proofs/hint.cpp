@@ -57,8 +57,6 @@ public:
 	}
 
 	const std::vector<z3::expr>& path() const { return path_; }
-	// Some side was feasible only because the solver could not tell.
-	bool guessed() const { return guessed_; }
 
 private:
 	bool feasible(const z3::expr& lit)
@@ -67,9 +65,9 @@ private:
 		for (const z3::expr& p : path_)
 			a.push_back(p);
 		a.push_back(lit);
-		const z3::check_result r = s_.check(a);
-		guessed_ = guessed_ || r == z3::unknown;
-		return r != z3::unsat;
+		// A side the solver cannot rule out is followed: a path too many
+		// costs time, a path missed would cost the proof.
+		return s_.check(a) != z3::unsat;
 	}
 
 	z3::solver& s_;
@@ -77,7 +75,6 @@ private:
 	std::vector<std::vector<bool>>& todo_;
 	std::vector<bool> taken_;
 	std::vector<z3::expr> path_;
-	bool guessed_ = false;
 };
 
 // What the checker asks of an answer n for entry i holding `pte`: at least
@@ -114,14 +111,15 @@ std::vector<std::size_t> hint_places(std::size_t c)
 
 // Conjecture (hint/cont<N>): from every table of two runs satisfying the
 // invariant of reachable tables (proofs/invariant.h), for each entry i of
-// hint_places holding a present value, and for every value `pte` that ptep_get may
-// return for it -- the entry with its access, dirty and read-only bits
-// free, as a read of a folded run gathers them -- the strategy's
-// pte_batch_hint(i, pte) answers n >= 1 with entries i..i+n-1 inside the
-// table, each present and mapping the page n after pte's with pte's
-// attributes (pte_same_mapping with pte_advance_pfn(pte, k)).  Every path
-// of the hint is run; a counterexample is the table, the entry and the value,
-// replayed through the checker's judgement of the hint (on_batch_hint).
+// hint_places holding a present value, and for every value `pte` that
+// ptep_get may return for it -- the entry with its access, dirty and
+// read-only bits free, as a read of a folded run gathers them -- the
+// strategy's pte_batch_hint(i, pte) answers n >= 1 with entries i..i+n-1
+// inside the table, entry i+k present and mapping the page k after pte's
+// with pte's attributes for each k < n (pte_same_mapping with
+// pte_advance_pfn(pte, k)).  Every path of the hint is run; a
+// counterexample is the table, the entry and the value, replayed through
+// the checker's judgement of the hint (on_batch_hint).
 void prove_hint(obligation_run& run)
 {
 	proof_result& r = run.results.at(0);
@@ -134,8 +132,8 @@ void prove_hint(obligation_run& run)
 	const std::size_t max_paths = 64;	// per place
 	std::size_t paths = 0;
 	const std::vector<std::size_t> places = hint_places(c);
-	// One solver for every place: the invariant once, each place's value
-	// in a frame of its own.
+	// One solver for the branches of every place: the invariant once, each
+	// place's value in a frame of its own.
 	z3::solver s(ctx);
 	z3::params p(ctx);
 	p.set("timeout", run.o.timeout_ms);
@@ -214,9 +212,10 @@ void prove_hint(obligation_run& run)
 	r.verdict = proof_verdict::proved;
 	r.paths = paths;
 	r.run_seconds = clock.seconds();
-	r.detail = fmt::format("{} entries of two runs (each run's edges, their neighbours and a middle), every value "
-			       "ptep_get may return there; {} path{} of the hint",
-			       places.size(), paths, paths == 1 ? "" : "s");
+	const bool every = places.size() == w.initial.size();
+	r.detail = fmt::format("{} entries of two runs ({}), every value ptep_get may return there; {} path{} of the hint",
+			       places.size(), every ? "all of them" : "each run's edges, their neighbours and a middle",
+			       paths, paths == 1 ? "" : "s");
 }
 
 } // namespace ptespec::proofs
