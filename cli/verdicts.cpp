@@ -113,15 +113,13 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 				ro.caller = &via;
 				ro.mprotect = mprotect;
 				const bool provable = prove && proves(*s, o);
-				// The mprotect caller makes PROT_NONE entries, which the
-				// invariant of reachable tables leaves out.
 				cell c = judge_cell(run_property(*s, p, ro), g,
-						    provable ? proofs::proof_word(t.proofs, *s, g, p, mprotect) : "");
+						    provable ? proofs::proof_word(t.proofs, *s, g, p) : "");
 				c.sampled_only = !provable;
 				if (provable && c.test.v == verdict::fails && !c.test.ce.breach)
 					c.agreement = agreement_of(*s, g, c.test, po);
 				if (c.proof == "partly proved")
-					c.proof_covers = proofs::proof_coverage(t.proofs, *s, g, p, mprotect);
+					c.proof_covers = proofs::proof_coverage(t.proofs, *s, g, p);
 				t.counts[static_cast<int>(c.out)]++;
 				t.cells.push_back(std::move(c));
 			}

@@ -384,10 +384,10 @@ private:
 			well_formed_ = well_formed_ && z3::implies(pte_valid(v), ok);
 			cached_[i] = z3::ite(pte_valid(v), v, c);
 		}
-		// The checker's "taken": the last valid value a store made invalid;
-		// a valid store puts it back.
-		taken_[i] = z3::ite(pte_valid(v), ctx_.bv_val(0, 64),
-				    z3::ite(pte_valid(old), old, taken_[i]));
+		// The checker's "taken": the last present value (valid or
+		// PROT_NONE) a store made non-present; a present store puts it back.
+		taken_[i] = z3::ite(pte_present(v), ctx_.bv_val(0, 64),
+				    z3::ite(pte_present(old), old, taken_[i]));
 		bool seen = false;
 		for (std::size_t k : touched_)
 			seen = seen || k == i;

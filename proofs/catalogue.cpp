@@ -128,13 +128,12 @@ namespace {
 
 struct coverage {
 	bool covered = false, refuted = false, undecided = false, every_table = true, every_place = true;
-	bool from_invariant = false;	// some covering obligation starts from the invariant
 	std::vector<call_kind> calls;	// judged calls the obligations ran
 	bool hint = false;	// and the strategy's pte_batch_hint, which per-call judges
 	std::vector<std::string> tables;
 };
 
-coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, granule g, property p, bool prot_none)
+coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
 {
 	coverage cv;
 	const std::vector<call_kind> judged = judged_calls(s, p);
@@ -157,8 +156,7 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 			cv.refuted = true;
 		else if (r.verdict != proof_verdict::proved)
 			cv.undecided = true;
-		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive && !prot_none));
-		cv.from_invariant = cv.from_invariant || sc->from_invariant;
+		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive));
 		cv.every_place = cv.every_place && sc->every_place;
 		cv.hint = cv.hint || sc->batch_hint;
 		for (call_kind k : sc->calls)
@@ -180,9 +178,9 @@ bool hint_judged(const strategy& s, property p)
 
 } // namespace
 
-std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p, bool prot_none)
+std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
 {
-	const coverage cv = coverage_of(rs, s, g, p, prot_none);
+	const coverage cv = coverage_of(rs, s, g, p);
 	if (!cv.covered)
 		return "";
 	if (cv.refuted)
@@ -193,10 +191,9 @@ std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, g
 	return all_calls && cv.every_table && cv.every_place ? "proved" : "partly proved";
 }
 
-std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
-			   bool prot_none)
+std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
 {
-	const coverage cv = coverage_of(rs, s, g, p, prot_none);
+	const coverage cv = coverage_of(rs, s, g, p);
 	std::string ran, missing;
 	for (call_kind k : cv.calls)
 		ran += fmt::format("{}{}", ran.empty() ? "" : ", ", to_string(k));
@@ -213,10 +210,7 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 	std::string open;
 	for (call_kind k : not_inductive_for(rs, s, g))
 		open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
-	const std::string reached = prot_none && cv.from_invariant
-					    ? ", and the PROT_NONE entries mprotect makes (the invariant leaves them out)"
-					    : "";
-	return fmt::format("proved for {} by {}; not covered: {}{}{}{}{}", ran.empty() ? "no call" : ran, tables,
+	return fmt::format("proved for {} by {}; not covered: {}{}{}{}", ran.empty() ? "no call" : ran, tables,
 			   missing.empty() ? "no other call" : missing,
 			   cv.every_table ? "" : ", and every other table the callers reach",
 			   cv.every_place || !cv.every_table ? ""
@@ -224,8 +218,7 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 							       "longer table, a batch over more runs)",
 			   open.empty() || cv.every_table
 				   ? ""
-				   : fmt::format(" (the invariant of reachable tables is not proved inductive for {})", open),
-			   reached);
+				   : fmt::format(" (the invariant of reachable tables is not proved inductive for {})", open));
 }
 
 } // namespace ptespec::proofs

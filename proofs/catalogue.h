@@ -49,17 +49,12 @@ std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, co
 // of another of its properties: the proof stops at the first); when every
 // covering obligation was proved, "proved" only if together they cover
 // every call the property judges from every reachable table, and "partly
-// proved" otherwise; "" when none covers it.  `prot_none`: the callers
-// judged reach PROT_NONE entries (the mprotect caller makes them), which
-// the invariant of reachable tables leaves out, so an obligation stated
-// from it does not speak for every table they reach.
-std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
-		       bool prot_none = false);
+// proved" otherwise; "" when none covers it.
+std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p);
 
 // For a "partly proved" word: what the proofs covered and what they did
 // not, in one line ("get_and_clear_full_ptes from two folded runs ...;
 // not covered: wrprotect_ptes, ...").
-std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
-			   bool prot_none = false);
+std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p);
 
 } // namespace ptespec::proofs

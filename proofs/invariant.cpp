@@ -92,20 +92,32 @@ z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, s
 	return z3::implies(any_cont, folio_covers(folios, base0, geo.cont_ptes));
 }
 
-z3::expr run_without_prot_none(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
-{
-	z3::expr none = t.front().ctx().bool_val(true);
-	for (std::size_t k = first; k < std::min(first + geo.cont_ptes, t.size()); k++)
-		none = none && !pte_present_invalid(t[k]);
-	return none;
-}
-
 z3::expr run_writable_by_dbm(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
 {
 	z3::expr all = t.front().ctx().bool_val(true);
 	for (std::size_t k = first; k < std::min(first + geo.cont_ptes, t.size()); k++)
-		all = all && z3::implies(pte_valid(t[k]), pte_write(t[k]) || pte_rdonly(t[k]));
+		all = all && z3::implies(pte_valid(t[k]), pte_write(t[k]) || pte_rdonly(t[k])) &&
+		      z3::implies(pte_present_invalid(t[k]), !pte_write(t[k]));
 	return all;
+}
+
+z3::expr run_prot_none_block(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first,
+			     const std::vector<folio_extent>& folios)
+{
+	z3::context& ctx = t.front().ctx();
+	const std::size_t last = std::min(first + geo.cont_ptes, t.size());
+	auto none_cont = [&](std::size_t k) { return pte_present_invalid(t[k]) && pte_cont(t[k]); };
+	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64); };
+	z3::expr base0 = ctx.bv_val(0, 64), any = ctx.bool_val(false);
+	for (std::size_t k = last; k-- > first;) {
+		base0 = z3::ite(none_cont(k), base(k), base0);
+		any = any || none_cont(k);
+	}
+	z3::expr alike = (base0 & ctx.bv_val(geo.cont_ptes - 1, 64)) == ctx.bv_val(0, 64) &&
+			 folio_covers(folios, base0, geo.cont_ptes);
+	for (std::size_t k = first; k < last; k++)
+		alike = alike && z3::implies(none_cont(k), base(k) == base0);
+	return z3::implies(any, alike);
 }
 
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios)
@@ -119,8 +131,8 @@ sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::ve
 	for (std::size_t first = 0; first < w.initial.size(); first += w.geo.cont_ptes) {
 		w.assumptions.push_back(run_whole(w.initial, w.geo, first));
 		w.assumptions.push_back(run_in_one_folio(w.initial, w.geo, first, w.folios));
-		w.assumptions.push_back(run_without_prot_none(w.initial, w.geo, first));
 		w.assumptions.push_back(run_writable_by_dbm(w.initial, w.geo, first));
+		w.assumptions.push_back(run_prot_none_block(w.initial, w.geo, first, w.folios));
 	}
 	return w;
 }

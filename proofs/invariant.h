@@ -26,7 +26,8 @@
 //             proofs' ledger for every valid page of the run;
 //   (ledger)  every access/dirty event the checker still holds pending for
 //             a mapped page is visible to the reference read of that page
-//             (ref_flags: the entry's own flags, or its run's OR when CONT),
+//             (ref_flags: the entry's own flags, or its run's OR when valid
+//             and CONT),
 //             so the pending flags of a state are a function of its table.
 //   (reportable) ... and, the other way, every flag the reference read of
 //             a mapped page shows is pending or optional for that page
@@ -36,20 +37,25 @@
 //             least as much as the checker's of per-call and no-loss, and
 //             allows no more for precise.  Claimed at each call's end by
 //             the step/ obligations (claim_reportable), not assumed.
-//   (mapped)  no entry is present but not valid (a PROT_NONE entry): the
-//             proofs' ledger follows the flags of valid entries only, while
-//             the checker's follows a PROT_NONE entry's too, so such tables
-//             are left out of what the step/ obligations cover (none of
-//             their calls makes such an entry; mprotect's do).
 //   (dbm)     a valid entry grants write only through DBM: RDONLY is set
 //             unless PTE_WRITE is.  arm64 builds every user protection so
 //             (pte_mkwrite sets PTE_WRITE, pte_wrprotect clears it and sets
 //             RDONLY), and only DBM lets hardware clear RDONLY.  The fold
 //             compares entries with RDONLY masked (pte_mkclean sets it),
-//             which is right only among such entries.
+//             which is right only among such entries.  A PROT_NONE entry
+//             has no PTE_WRITE (pte_modify takes it from PAGE_NONE);
+//   (none block) the PROT_NONE entries of a run that have CONT map, at
+//             their offsets, one naturally aligned block of pfns inside
+//             one folio: contpte_set_ptes sets CONT only so, on a whole run
+//             (an mprotect commit of it), and nothing but a store of the
+//             entry takes it away.  The run's other entries may be
+//             anything (a zap may have cleared some, a fault mapped another
+//             folio there since): a PROT_NONE run with CONT is not "whole".
 // Nothing else is assumed: any entry may be none, non-present (a swap or
-// marker entry) with any bits, or valid mapping any pfn with any attributes
-// and flags.  Which folio a pfn belongs to is the world's folio layout,
+// marker entry) with any bits, PROT_NONE (present, not valid: mprotect's,
+// with CONT or without, any pfn, any flags -- its own, which hardware never
+// changes and every call that takes the entry must report), or valid
+// mapping any pfn with any attributes and flags.  Which folio a pfn belongs to is the world's folio layout,
 // chosen per case.
 #pragma once
 
@@ -82,14 +88,15 @@ z3::expr run_whole(const std::vector<z3::expr>& t, const geometry& geo, std::siz
 z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first,
 			  const std::vector<folio_extent>& folios);
 
-// (mapped) for the run that starts at entry `first` of t.
-z3::expr run_without_prot_none(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
-
 // (dbm) for the run that starts at entry `first` of t.
 z3::expr run_writable_by_dbm(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first);
 
+// (none block) for the run that starts at entry `first` of t.
+z3::expr run_prot_none_block(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first,
+			     const std::vector<folio_extent>& folios);
+
 // A table of `runs` runs whose entries are free words, assumed to satisfy
-// (shape), (whole), (folio), (mapped) and (dbm), over the folio layout `folios`.  (ledger) is not an assumption:
+// (shape), (whole), (folio), (dbm) and (none block), over the folio layout `folios`.  (ledger) is not an assumption:
 // an obligation takes the pending flags to be ref_flags of the table.
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios);
 

@@ -68,6 +68,13 @@ z3::expr valid(const z3::expr& e)
 	return of_word(e, [](const auto& w) { return pte_valid(w); });
 }
 
+// Valid, or PROT_NONE: an entry that maps its page, which the checker's
+// ledger follows whether or not hardware may walk it.
+z3::expr present(const z3::expr& e)
+{
+	return of_word(e, [](const auto& w) { return pte_present(w); });
+}
+
 } // namespace
 
 sym_flags no_flags(z3::context& ctx) { return {ctx.bool_val(false), ctx.bool_val(false)}; }
@@ -105,10 +112,13 @@ std::vector<sym_flags> ref_flags(const std::vector<z3::expr>& t, const geometry&
 	for (std::size_t p = 0; p < t.size(); p++) {
 		if (p % geo.cont_ptes == 0)
 			run = run_or(t, geo, p);
+		// Hardware records into valid CONT entries only, so only those
+		// read their run's OR; any other present entry (PROT_NONE with
+		// CONT too) shows its own flags.
 		const sym_flags own = own_flags(t[p]);
-		const z3::expr v = valid(t[p]);
-		const z3::expr c = of_word(t[p], [](const auto& w) { return pte_cont(w); });
-		out.push_back({land(v, lite(c, run->y, own.y)), land(v, lite(c, run->d, own.d))});
+		const z3::expr v = present(t[p]);
+		const z3::expr c = of_word(t[p], [](const auto& w) { return pte_valid_cont(w); });
+		out.push_back({lite(c, run->y, land(v, own.y)), lite(c, run->d, land(v, own.d))});
 	}
 	return out;
 }
@@ -120,7 +130,7 @@ sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begi
 	if (!r.pte)
 		return no_flags(first_at_begin.ctx());
 	const sym_flags o = own_flags(*r.pte);
-	const z3::expr v = valid(first_at_begin);
+	const z3::expr v = present(first_at_begin);
 	return {land(v, o.y), land(v, o.d)};
 }
 
@@ -137,19 +147,22 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 
 	call_ledger out{{}, {}, T, T};
 
-	// per-call: every page of the range valid at begin reports its pending
-	// flags (a young call: its pending young).
+	// per-call: every page of the range present at begin reports its
+	// pending flags (a young call: its pending young).
 	const bool young_only = answers_young(c.kind);
 	if (sem.reports)
 		for (std::size_t p = 0; p < n; p++)
 			if (in_range(c, p))
 				out.per_call = land(out.per_call,
-						    limplies(valid(q[p]), young_only ? limplies(pending[p].y, rf.y)
+						    limplies(present(q[p]), young_only ? limplies(pending[p].y, rf.y)
 										    : subset(pending[p], rf)));
 
 	// Where a call that leaves its entries mapped consumes a flag: its range,
-	// and, when it may widen, the pages of the folded runs it touches that
-	// map the same folio as its first entry (the checker's settlement).
+	// and, when it may widen, the pages of the runs it touches that map the
+	// same folio as its first entry and are either in a folded run or
+	// PROT_NONE with CONT (contpte_set_ptes set CONT on a whole run of one
+	// folio, and a zap may have cleared part of it since) -- the checker's
+	// settlement.
 	// Those pages owe the flag no more; whether it was handed off or lost
 	// is no-loss's business below.
 	std::vector<z3::expr> consumed_at(n, F);
@@ -164,9 +177,12 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 				continue;
 			}
 			const bool touched = geo.run_start(p) < end && geo.run_start(p) + geo.cont_ptes > c.index;
-			if (sem.may_widen && touched && same_folio)
-				consumed_at[p] =
-					land(folded[geo.run_of(p)], land(valid(q[p]), same_folio(q[c.index], q[p])));
+			if (sem.may_widen && touched && same_folio) {
+				const z3::expr none_cont = of_word(
+					q[p], [](const auto& w) { return pte_present_invalid(w) && pte_cont(w); });
+				consumed_at[p] = land(land(present(q[c.index]), same_folio(q[c.index], q[p])),
+						      lor(land(folded[geo.run_of(p)], valid(q[p])), none_cont));
+			}
 		}
 	}
 
@@ -208,7 +224,7 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 	for (std::size_t p = 0; p < n; p++) {
 		const bool r = in_range(c, p);
 		const z3::expr keep = (sem.unmaps || sem.maps) && r ? F : T;
-		const z3::expr vend = valid(t[p]);
+		const z3::expr vend = valid(t[p]), pend = present(t[p]);
 		const std::size_t run = geo.run_of(p);
 		const z3::expr cm = cont_meets(run);
 		z3::expr nf[2] = {F, F};
@@ -221,21 +237,25 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 			const z3::expr widened = !r && consumes ? consumed_at[p] : F;
 			const z3::expr reached = r ? T : widened;
 			const z3::expr reported_cont = land(hand(flag), cm);
-			const z3::expr reported_own = land(hand(flag), r ? valid(q[p]) : widened);
-			const z3::expr add = lor(land(cont_ev[run].of(flag), lnot(land(reported_cont, reached))),
-						 land(own_ev[p].of(flag), lnot(land(reported_own, reached))));
+			const z3::expr reported_own = land(hand(flag), r ? present(q[p]) : widened);
+			// An event ordered after the call is pending where its unit
+			// is at the end: every valid page of the run for one that
+			// landed in a CONT entry, its own page while present for one
+			// that did not.
+			const z3::expr add = lor(land(vend, land(cont_ev[run].of(flag), lnot(land(reported_cont, reached)))),
+						 land(pend, land(own_ev[p].of(flag), lnot(land(reported_own, reached)))));
 			const z3::expr owed = consumes ? land(pending[p].of(flag), lnot(consumed_at[p])) : pending[p].of(flag);
-			nf[flag - 1] = lor(land(keep, owed), land(vend, add));
+			nf[flag - 1] = lor(land(keep, owed), add);
 			// Optional afterwards: what was optional and neither cleared
 			// in the range nor rewritten there; a required flag the
 			// widened consumption took off this page; an event of the
 			// call ordered before it (discharged) where the call reached.
 			const z3::expr was_optional = optional ? (*optional)[p].of(flag) : F;
 			const z3::expr kept = r ? (consumes ? F : keep) : T;
-			const z3::expr discharged = lor(land(cont_ev[run].of(flag), land(reported_cont, reached)),
-							land(own_ev[p].of(flag), land(reported_own, reached)));
-			of[flag - 1] = lor(land(kept, was_optional),
-					   lor(land(widened, pending[p].of(flag)), land(vend, discharged)));
+			const z3::expr discharged =
+				lor(land(vend, land(cont_ev[run].of(flag), land(reported_cont, reached))),
+				    land(pend, land(own_ev[p].of(flag), land(reported_own, reached))));
+			of[flag - 1] = lor(land(kept, was_optional), lor(land(widened, pending[p].of(flag)), discharged));
 		}
 		out.pending_after[p] = {nf[0], nf[1]};
 		out.optional_after[p] = {of[0], of[1]};
@@ -292,14 +312,14 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 		}
 
 	// no-loss.  Live events at begin: the pending flags, for the pages
-	// valid then.  A live flag is handed off by a report of it; otherwise
+	// present then.  A live flag is handed off by a report of it; otherwise
 	// the pages the call unmapped leave it, and it must still be visible
 	// through one of those left.
 	const std::vector<sym_flags> ref_end = ref_flags(t, geo);
 	for (unsigned flag : {1u, 2u}) {
 		z3::expr live = F, visible = F, met = F;
 		for (std::size_t p = 0; p < n; p++) {
-			const z3::expr here = land(valid(q[p]), pending[p].of(flag));
+			const z3::expr here = land(present(q[p]), pending[p].of(flag));
 			live = lor(live, here);
 			met = lor(met, land(here, in_range(c, p) ? T : F));
 			const bool leaves = in_range(c, p) && (sem.unmaps || sem.maps);
@@ -317,11 +337,11 @@ call_ledger settle_call(const call& c, const geometry& geo, const std::vector<z3
 			out.no_loss = land(out.no_loss, limplies(land(cont_ev[run].of(flag), lnot(reported)), vis));
 		}
 		for (std::size_t j = 0; j < n; j++) {
-			const z3::expr reported = land(hand(flag), in_range(c, j) ? valid(q[j]) : F);
+			const z3::expr reported = land(hand(flag), in_range(c, j) ? present(q[j]) : F);
 			out.no_loss = land(out.no_loss, limplies(land(own_ev[j].of(flag), lnot(reported)),
-								 land(valid(t[j]), ref_end[j].of(flag))));
+								 land(present(t[j]), ref_end[j].of(flag))));
 			out.no_loss = land(out.no_loss,
-					   limplies(brought[j].of(flag), land(valid(t[j]), ref_end[j].of(flag))));
+					   limplies(brought[j].of(flag), land(present(t[j]), ref_end[j].of(flag))));
 		}
 	}
 	return out;

@@ -1,11 +1,12 @@
 // The reference spec's ledger (model/checker.h), stated over symbolic
-// tables for the shapes the obligations start from: folded runs of ONE
-// folio each, driven by reads, clears (reporting or consuming) and the fold
-// and unfold of a run (no map, no young or dirty clear that leaves an entry
-// mapped).  In that setting the checker's unit of an event is "every valid
-// page of the run" when it landed in a CONT entry and "its own page"
-// otherwise, so a page set never needs to be symbolic: a pending flag is
-// one boolean per page.
+// tables for the tables the obligations start from: runs whose CONT
+// entries each map pages of one folio (the invariant of reachable tables,
+// proofs/invariant.h), any call kind.  There the checker's unit of an
+// event is "every valid page of the run in its folio" when it landed in a
+// CONT entry and "its own page while present" otherwise, so a page set
+// never needs to be symbolic: a pending flag is one boolean per page.  A
+// present page is valid or PROT_NONE; the ledger follows both, as the
+// checker's does.
 //
 // This is the spec, not a strategy: it reads the table and the results the
 // strategy produced, never the strategy's code.
@@ -37,11 +38,12 @@ sym_flags operator|(const sym_flags& a, const sym_flags& b);
 z3::expr subset(const sym_flags& a, const sym_flags& b);
 
 // What the reference ptep_get reads for each page of table t (checker.cpp's
-// ref_flags), each run's OR built once.
+// ref_flags): a valid CONT entry its run's OR (built once per run), any
+// other present entry -- a PROT_NONE one too -- its own flags.
 std::vector<sym_flags> ref_flags(const std::vector<z3::expr>& t, const geometry& geo);
 
 // What a call reported, as the checker counts it: the returned entry's own
-// flags when the entry was valid at call begin.
+// flags when the entry was present (valid or PROT_NONE) at call begin.
 sym_flags reported_flags(const sym_call_result& r, const z3::expr& first_at_begin);
 
 // The checker's bookkeeping at the end of one call, for one folio.

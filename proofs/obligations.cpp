@@ -143,14 +143,14 @@ void prove_batch_or(obligation_run& run, bool full)
 			sym_flags acc = no_flags(ctx);
 			z3::expr same = ctx.bool_val(true);
 			for (std::size_t p = 0; p < t.size(); p++) {
-				const z3::expr was = pte_valid(q[p]);
+				const z3::expr was = pte_present(q[p]);
 				if (p >= i && p < e) {
-					took = took && z3::implies(was, !pte_valid(t[p]) && pte_valid(st.taken[p]));
+					took = took && z3::implies(was, !pte_present(t[p]) && pte_present(st.taken[p]));
 					const sym_flags f = own_flags(st.taken[p]);
 					acc = acc | sym_flags{was && f.y, was && f.d};
 					continue;
 				}
-				same = same && z3::ite(was, pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
+				same = same && z3::ite(was, pte_present(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
 			}
 			claims.push_back({property::batch_or, took && eq(reported_flags(st.result, q[i]), acc), {}});
 			claims.push_back({property::isolation, same, {}});
@@ -231,7 +231,7 @@ void prove_one_call(obligation_run& run)
 				claims.push_back({property::per_call, led.per_call, {}});
 				const std::vector<sym_flags> visible = ref_flags(t, geo);
 				for (std::size_t page = 0; page < c; page++) {
-					const z3::expr inv = z3::implies(pte_valid(t[page]),
+					const z3::expr inv = z3::implies(pte_present(t[page]),
 									 subset(led.pending_after[page], visible[page]));
 					claims.push_back({property::per_call, inv, {call{call_kind::ptep_get, page}}});
 				}
@@ -357,6 +357,15 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 	else
 		for (std::size_t i : step_entries(c, o.quick))
 			spans.emplace_back(i, i + 1);
+	// MADV_FREE clears a whole folio (caller_rules): only the ranges as
+	// long as some folio of the worlds' layout can be one.
+	if (k == call_kind::clear_young_dirty_ptes) {
+		const std::vector<folio_extent> folios = folio_layout(c);
+		std::erase_if(spans, [&](const std::pair<std::size_t, std::size_t>& r) {
+			return std::none_of(folios.begin(), folios.end(),
+					    [&](const folio_extent& f) { return f.nr_pages == r.second - r.first; });
+		});
+	}
 	for (bool full : takes_full(k) ? std::vector<bool>{true, false} : std::vector<bool>{false})
 		for (unsigned flags : flag_sets(k))
 			for (const auto& [i, e] : spans)
@@ -375,7 +384,9 @@ z3::expr writable_by_dbm(const z3::expr& v) { return pte_write(v) || pte_rdonly(
 //   a batch clear, fork's wrprotect, mprotect's start, reclaim's and
 //     MADV_FREE's young/dirty clears: present entries mapping consecutive
 //     pages of one folio with the same attributes (folio_pte_batch's rule,
-//     flags aside);
+//     flags aside); fork's, entries that grant write (PTE_WRITE);
+//     MADV_FREE's, all of its folio (a folio it maps in part is split
+//     first, or left alone);
 //   clear_non_present_ptes: non-present entries, none of them none;
 //   set_ptes: none entries (a fault maps over none; reclaim and migration
 //     put a swap entry where they cleared one), and a value that maps the
@@ -384,10 +395,11 @@ z3::expr writable_by_dbm(const z3::expr& v) { return pte_write(v) || pte_rdonly(
 //     page may be a page of no folio: a special mapping) -- or, for one
 //     entry, a swap entry or marker;
 //   modify_prot_commit_ptes: the entries its start cleared (none), and the
-//     start's value under the new protection: valid (a PROT_NONE one is
-//     not covered: the invariant has no PROT_NONE entry), write only
-//     through DBM, its nr pages inside one folio; CONT as the start's
-//     gathered value had it (pte_modify keeps it);
+//     start's value under the new protection: present -- valid and
+//     writable only through DBM, or PROT_NONE without PTE_WRITE (pte_modify
+//     takes it from the protection, which has none) -- its nr pages inside one
+//     folio; CONT as the start's gathered value had it (pte_modify keeps
+//     it), so free;
 //   ptep_set_access_flags: a valid entry, and the value a fault made of
 //     what it read there (ptep_get: the run's OR for a CONT entry) and
 //     found unchanged under the table lock -- the same page and
@@ -426,7 +438,8 @@ z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::
 	}
 	case call_kind::modify_prot_commit_ptes: {
 		const z3::expr& v = needs_value();
-		return range_none() && pte_valid(v) && writable_by_dbm(v) && folio_covers(folios, pte_pfn(v, geo), c.nr);
+		return range_none() && pte_present(v) && z3::implies(pte_valid(v), writable_by_dbm(v)) &&
+		       z3::implies(pte_present_invalid(v), !pte_write(v)) && folio_covers(folios, pte_pfn(v, geo), c.nr);
 	}
 	case call_kind::ptep_set_access_flags: {
 		const z3::expr& v = needs_value();
@@ -443,7 +456,7 @@ z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::
 	case call_kind::ptep_get_and_clear_full:
 	case call_kind::ptep_test_and_clear_young:
 	case call_kind::ptep_clear_flush_young:
-		return pte_valid(t[c.index]);
+		return pte_present(t[c.index]);
 	case call_kind::get_and_clear_full_ptes:
 	case call_kind::clear_full_ptes:
 	case call_kind::wrprotect_ptes:
@@ -453,12 +466,26 @@ z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::
 	case call_kind::clear_young_dirty_ptes:
 		rules = folio_covers(folios, pte_pfn(t[c.index], geo), c.nr);
 		for (std::size_t j = 0; j < c.nr; j++)
-			rules = rules && pte_valid(t[c.index + j]) &&
+			rules = rules && pte_present(t[c.index + j]) &&
 				pte_same_mapping(t[c.index + j], pte_advance_pfn(t[c.index], j, geo));
+		// Fork wrprotects only what grants write (a COW mapping's
+		// writable entries: never PROT_NONE's).
+		if (c.kind == call_kind::wrprotect_ptes)
+			for (std::size_t j = 0; j < c.nr; j++)
+				rules = rules && pte_write(t[c.index + j]);
+		// MADV_FREE clears a large folio only when the range maps all of
+		// it (a folio it maps in part is split, or left alone).
+		if (c.kind == call_kind::clear_young_dirty_ptes) {
+			z3::expr whole = ctx.bool_val(false);
+			for (const folio_extent& f : folios)
+				if (f.nr_pages == c.nr)
+					whole = whole || pte_pfn(t[c.index], geo) == ctx.bv_val(f.first_pfn, 64);
+			rules = rules && whole;
+		}
 		return rules;
 	case call_kind::clear_non_present_ptes:
 		for (std::size_t j = 0; j < c.nr; j++)
-			rules = rules && !pte_valid(t[c.index + j]) && t[c.index + j] != ctx.bv_val(0, 64);
+			rules = rules && !pte_present(t[c.index + j]) && t[c.index + j] != ctx.bv_val(0, 64);
 		return rules;
 	default:
 		return rules;
@@ -503,7 +530,7 @@ z3::expr precise_report(const sym_step& st, const sym_world& w, const ledger_sta
 	const z3::expr& got = *st.result.pte;
 	sym_flags allowed = no_flags(first.ctx());
 	for (std::size_t p = 0; p < q.size(); p++) {
-		const z3::expr here = pte_valid(q[p]) && same_folio(w.folios, w.geo, first, q[p]);
+		const z3::expr here = pte_present(q[p]) && same_folio(w.folios, w.geo, first, q[p]);
 		const sym_flags may = at_begin.pending[p] | at_begin.optional[p];
 		allowed = allowed | sym_flags{here && may.y, here && may.d};
 	}
@@ -511,8 +538,8 @@ z3::expr precise_report(const sym_step& st, const sym_world& w, const ledger_sta
 		const z3::expr here = e.fired && same_folio(w.folios, w.geo, first, q[e.entry]);
 		allowed = allowed | sym_flags{here, here && e.write};
 	}
-	const z3::expr value = z3::ite(pte_valid(first), pte_same_mapping(got, first), got == first);
-	return value && z3::implies(pte_valid(first), subset(own_flags(got), allowed));
+	const z3::expr value = z3::ite(pte_present(first), pte_same_mapping(got, first), got == first);
+	return value && z3::implies(pte_present(first), subset(own_flags(got), allowed));
 }
 
 // The permissions a word grants (model/permission.h): read by being valid;
@@ -591,7 +618,7 @@ void claim_reportable(const std::vector<z3::expr>& t, const sym_world& w, const 
 	std::vector<sym_flags> may(n, no_flags(ctx));
 	for (std::size_t p = 0; p < n; p++) {
 		may[p] = led.pending_after[p] | led.optional_after[p];
-		claims.push_back({property::precise, z3::implies(pte_valid(t[p]), subset(visible[p], may[p])), {}, true});
+		claims.push_back({property::precise, z3::implies(pte_present(t[p]), subset(visible[p], may[p])), {}, true});
 	}
 	if (!of_folio)
 		return;
@@ -623,7 +650,7 @@ void claim_reportable(const std::vector<z3::expr>& t, const sym_world& w, const 
 		sym_flags allowed{!in_any[p] && of_none.y, !in_any[p] && of_none.d};
 		for (std::size_t f = 0; f < w.folios.size(); f++)
 			allowed = allowed | sym_flags{in[f][p] && by_folio[f].y, in[f][p] && by_folio[f].d};
-		claims.push_back({property::precise, z3::implies(pte_valid(t[p]), subset(visible[p], allowed)),
+		claims.push_back({property::precise, z3::implies(pte_present(t[p]), subset(visible[p], allowed)),
 				  {call{call_kind::ptep_get, p}}});
 	}
 }
@@ -647,7 +674,8 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 	z3::expr same = ctx.bool_val(true);
 	for (std::size_t p = 0; p < t.size(); p++)
 		if (!inside(p))
-			same = same && z3::ite(pte_valid(q[p]), pte_valid(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
+			same = same &&
+			       z3::ite(pte_present(q[p]), pte_present(t[p]) && pte_same_mapping(q[p], t[p]), q[p] == t[p]);
 	claims.push_back({property::isolation, same, {}});
 	if (st.stores_well_formed)
 		claims.push_back({property::well_formed, *st.stores_well_formed, {}});
@@ -673,7 +701,7 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 		z3::expr took = ctx.bool_val(true);
 		sym_flags acc = no_flags(ctx);
 		for (std::size_t p = c.index; p < end; p++) {
-			took = took && !pte_valid(t[p]) && pte_valid(st.taken[p]);
+			took = took && !pte_present(t[p]) && pte_present(st.taken[p]);
 			acc = acc | own_flags(st.taken[p]);
 		}
 		claims.push_back({property::batch_or, took && eq(rf, acc), {}});
@@ -686,8 +714,8 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 		claims.push_back({property::well_formed, run_well_formed(t, geo, first), {}});
 		if (invariant) {
 			claims.push_back({property::well_formed, run_whole(t, geo, first), {}, true});
-			claims.push_back({property::well_formed, run_without_prot_none(t, geo, first), {}, true});
 			claims.push_back({property::well_formed, run_writable_by_dbm(t, geo, first), {}, true});
+			claims.push_back({property::well_formed, run_prot_none_block(t, geo, first, w.folios), {}, true});
 		}
 		// (folio) is the invariant's: a run over two folios is no
 		// failure until a flag of one shows on the other's pages, which
@@ -698,7 +726,7 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 	const std::vector<sym_flags> visible = ref_flags(t, geo);
 	for (std::size_t p = 0; p < t.size(); p++)
 		claims.push_back({property::per_call,
-				  z3::implies(pte_valid(t[p]), subset(led.pending_after[p], visible[p])),
+				  z3::implies(pte_present(t[p]), subset(led.pending_after[p], visible[p])),
 				  {call{call_kind::ptep_get, p}}});
 	if (invariant)
 		claim_reportable(t, w, led, visible, reportable_of_folio, claims);
@@ -823,8 +851,9 @@ void prove_step(obligation_run& run, call_kind kind)
 						call);
 		else
 			r.detail += fmt::format("; not inductive: {} leaves a table outside the invariant -- a folded run "
-						"with a cleared entry (mid-teardown), a PROT_NONE entry or one writable "
-						"without DBM; obligations from such tables are not built yet",
+						"with a cleared entry (mid-teardown), an entry writable without DBM or "
+						"PROT_NONE entries with CONT off one aligned block of one folio; "
+						"obligations from such tables are not built yet",
 						call);
 	}
 	r.seconds = clock.seconds();
@@ -1173,10 +1202,14 @@ std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry&
 			return fmt::format("the run at #{} is folded with an entry cleared", first);
 		if (!holds(run_in_one_folio(w, geo, first, folios)))
 			return fmt::format("the run at #{} is folded over two folios", first);
-		if (!holds(run_without_prot_none(w, geo, first)))
-			return fmt::format("the run at #{} holds a PROT_NONE entry", first);
 		if (!holds(run_writable_by_dbm(w, geo, first)))
-			return fmt::format("the run at #{} holds an entry writable without DBM", first);
+			return fmt::format("the run at #{} holds an entry writable without DBM, or a PROT_NONE one with "
+					   "PTE_WRITE",
+					   first);
+		if (!holds(run_prot_none_block(w, geo, first, folios)))
+			return fmt::format("the run at #{} holds PROT_NONE entries with CONT off one aligned block of "
+					   "one folio",
+					   first);
 	}
 	return "";
 }
@@ -1334,7 +1367,7 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 			const bool fails_here = !settled() && chk.failed(p);
 			if (p == property::precise && !settled() && !fails_here && !stale_from)
 				for (std::size_t q = 0; q < t.size() && !stale_from; q++) {
-					const unsigned shown = pte_valid(t[q]) ? ref_flags(t, chk_geo, q) : 0u;
+					const unsigned shown = ref_flags(t, chk_geo, q);	// 0 where not present
 					if (const unsigned stale = shown & ~chk.reportable(q)) {
 						stale_what = fmt::format("#{} showing {} it may not report", q, flag_name(stale));
 						stale_from = ended;
@@ -1366,7 +1399,7 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 					     "maps: the proofs begin a call with the TLB holding what its table maps",
 					     describe(c), failing->stale, failing->stale_value)};
 	for (std::size_t q = 0; q < failing->before.size(); q++) {
-		if (!pte_valid(failing->before[q]))
+		if (!pte_present(failing->before[q]))
 			continue;
 		const unsigned shown = ref_flags(failing->before, geo, q);
 		if (const unsigned unseen = failing->pending[q] & ~shown)

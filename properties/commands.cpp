@@ -451,6 +451,9 @@ struct lockless_cmd final : command {
 	void checkPreconditions(const world_model& m) const override
 	{
 		RC_PRE(writer == 0 || m.pages[other] == page_state::present);
+		// Fork write-protects only entries that grant write (never a
+		// read-only or PROT_NONE one).
+		RC_PRE(writer != 2 || m.writable[other]);
 	}
 	void apply(world_model& m) const override
 	{

@@ -143,13 +143,15 @@ TEST(cli_undecided, a_path_budget_too_small_ends_unknown_and_names_the_flag)
 }
 
 // check runs the step/ obligations it is asked for: the cell's coverage
-// then names them, the word stays "partly" (some places of a two-run table
-// only), and with the mprotect caller, which makes PROT_NONE entries the
-// invariant leaves out, the coverage says so.
+// then names them and the word stays "partly" (some places of a two-run
+// table only), with the mprotect caller too: the PROT_NONE entries it makes
+// are tables of the invariant, so nothing more is left out.  (The call is
+// ptep_clear_flush_young: nocont's other young tests are mainline's, which
+// widen from a PROT_NONE CONT entry and are refuted from such tables.)
 TEST(cli_undecided, check_with_a_step_obligation_names_it_and_what_it_leaves_out)
 {
 	const std::vector<std::string> args = {"check", "--strategy", "nocont", "--obligation",
-					       "step/ptep_test_and_clear_young-", "--cases", "100", "--json"};
+					       "step/ptep_clear_flush_young-", "--cases", "100", "--json"};
 	for (bool mprotect : {false, true}) {
 		std::vector<std::string> a = args;
 		if (mprotect)
@@ -158,7 +160,7 @@ TEST(cli_undecided, check_with_a_step_obligation_names_it_and_what_it_leaves_out
 		EXPECT_EQ(o.status, 0) << o.show();
 		const auto j = nlohmann::json::parse(o.out);
 		ASSERT_EQ(j.at("proofs").size(), 1u) << o.out;
-		EXPECT_EQ(j.at("proofs").at(0).at("obligation"), "step/ptep_test_and_clear_young-cont16");
+		EXPECT_EQ(j.at("proofs").at(0).at("obligation"), "step/ptep_clear_flush_young-cont16");
 		EXPECT_EQ(j.at("proofs").at(0).at("verdict"), "proved");
 		// The obligation's scope: isolation, no-loss, per-call,
 		// well-formed (every store judged against the TLB) and precise
@@ -171,11 +173,11 @@ TEST(cli_undecided, check_with_a_step_obligation_names_it_and_what_it_leaves_out
 			}
 			EXPECT_EQ(c.at("proof"), "partly proved") << c.dump();
 			const std::string covers = c.at("proof_covers").get<std::string>();
-			EXPECT_NE(covers.find("proved for ptep_test_and_clear_young by step/ptep_test_and_clear_young-cont16"),
+			EXPECT_NE(covers.find("proved for ptep_clear_flush_young by step/ptep_clear_flush_young-cont16"),
 				  std::string::npos)
 				<< covers;
 			EXPECT_NE(covers.find("ptep_get_and_clear"), std::string::npos) << covers;
-			EXPECT_EQ(covers.find("PROT_NONE") != std::string::npos, mprotect) << covers;
+			EXPECT_EQ(covers.find("PROT_NONE"), std::string::npos) << covers;
 		}
 	}
 }

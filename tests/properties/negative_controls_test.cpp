@@ -24,6 +24,7 @@
 #include "tests/impl/hint_controls.h"
 #include "tests/impl/lockless_controls.h"
 #include "tests/impl/mapping_controls.h"
+#include "tests/impl/prot_none_controls.h"
 #include "tests/impl/tlb_controls.h"
 #include "tests/impl/wrprotect_first_run_only.h"
 #include "tests/impl/clean_without_rdonly.h"
@@ -101,27 +102,7 @@ template <class M>
 struct prot_commit_keeping_table_flags
 	: controls::prot_commit_keeping_table_flags_ops<M, prot_commit_keeping_table_flags<M>> {};
 
-// The batched get-and-clear ORs young and dirty from valid entries only,
-// taking a non-valid entry's AF and dirty bits for a swap entry's type and
-// offset (which they would be: the batch never meets a swap entry, so the
-// shortcut looks free).  But a PROT_NONE entry is present and not valid,
-// and it keeps the flags mprotect carried into it: munmap of a PROT_NONE
-// range, or mprotect back from it, returns the batch clean, and a dirty
-// page is freed as clean: batch-or.  Only PROT_NONE entries show it.
-template <class M>
-struct get_and_clear_valid_flags_only : mainline_ops<M, get_and_clear_valid_flags_only<M>> {
-	using W = typename M::word;
-	W __get_and_clear_full_ptes(M& m, std::size_t i, std::size_t nr, bool /*full*/)
-	{
-		const W first = this->self().__ptep_get_and_clear(m, i);
-		W pte = select<W>(pte_valid(first), first, pte_mkold(pte_mkclean(first)));
-		for (std::size_t k = 1; k < nr; k++) {
-			const W next = this->self().__ptep_get_and_clear(m, i + k);
-			pte = select<W>(pte_valid(next), pte_or_flags(pte, next), pte);
-		}
-		return pte;
-	}
-};
+using controls::get_and_clear_valid_flags_only;	// tests/impl/prot_none_controls.h
 
 // pte_batch_hint counting from the run's start (tests/impl/).
 using controls::batch_hint_ignoring_place;

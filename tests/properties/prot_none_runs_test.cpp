@@ -1,0 +1,76 @@
+// Mainline through core-mm's callers, over a PROT_NONE run with CONT that
+// lost one page: mprotect(PROT_NONE) of a whole folded run leaves every
+// entry PROT_NONE with CONT (contpte_set_ptes sets it on a whole aligned
+// run, valid or not); a munmap of one page clears that entry alone (the
+// zap unfolds only a valid CONT run); a swap entry is put there.  Reclaim
+// then ages the folio: its first entry is present and CONT, so the young
+// test widens to the whole run, as if it still mapped one folio -- and
+// clears AF, bit 10, in the swap entry, which is a bit of its offset.  The
+// proofs' step/ obligations refute the young calls from such tables; this
+// is the same failure reached by the callers, step by step.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "impl/adapter.h"
+#include "impl/strategy.h"
+#include "model/pte.h"
+#include "model/ruler.h"
+#include "properties/harness.h"
+#include "properties/world.h"
+#include "tests/impl/prot_none_controls.h"
+
+namespace ptespec {
+namespace {
+
+constexpr std::uint64_t READ_WRITE = PTE_TYPE | PTE_AF | PTE_USER | PTE_NG | PTE_UXN | PTE_WRITE;
+constexpr std::uint64_t PAGE_NONE = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
+// A swap entry whose offset has bit 10 set.
+constexpr std::uint64_t SWAP_ENTRY = (std::uint64_t{5} << 8) | (std::uint64_t{1} << 10) | (std::uint64_t{3} << 3);
+
+// What the checker says of the run's life, up to the reclaim; "" when it
+// says nothing.
+std::string age_a_prot_none_run_that_lost_a_page(strategy& s, bool batched)
+{
+	const world_layout w = world_layout::make(granule::k4);
+	harness h(s, w, property::isolation);
+	auto command = [&](auto f) {
+		h.begin_command({});
+		f();
+		h.end_command();
+	};
+	try {
+		command([&] { h.fault_map(0, 16, READ_WRITE); });
+		command([&] { h.mprotect(0, 16, PAGE_NONE); });
+		EXPECT_EQ(ruler(h.table(), w.geo, 0), "|XXXXXXXXXXXXXXXX|");
+		command([&] { h.zap(1, 2, false, true, false); });
+		command([&] { h.swap_out(1, SWAP_ENTRY); });
+		EXPECT_EQ(ruler(h.table(), w.geo, 0), "|XsXXXXXXXXXXXXXX|");
+		command([&] { h.reclaim(0, 16, false, batched); });
+	} catch (const property_failed& f) {
+		return f.v.message;
+	}
+	return "";
+}
+
+TEST(prot_none_runs, mainlines_young_test_widens_from_a_prot_none_cont_entry_into_a_swap_entry)
+{
+	for (bool batched : {true, false}) {
+		const std::string said = age_a_prot_none_run_that_lost_a_page(registry::global().get("mainline"), batched);
+		EXPECT_NE(said.find("changed #1 outside its range: 0x0000000000000518 -> 0x0000000000000118"),
+			  std::string::npos)
+			<< (batched ? "batched: " : "one entry at a time: ") << said;
+	}
+}
+
+// Widening only from a valid CONT entry (a valid CONT run is whole and of
+// one folio) ages the PROT_NONE entry alone: the same life, no violation.
+TEST(prot_none_runs, a_young_test_that_widens_from_valid_cont_entries_only_leaves_the_swap_entry_alone)
+{
+	auto s = make_strategy<controls::young_widening_from_valid_cont_only>("young-from-valid-cont", "repair", "test");
+	for (bool batched : {true, false})
+		EXPECT_EQ(age_a_prot_none_run_that_lost_a_page(*s, batched), "") << (batched ? "batched" : "one entry");
+}
+
+} // namespace
+} // namespace ptespec
