@@ -560,9 +560,12 @@ TEST(proofs, the_young_clears_are_proved_and_their_mistakes_refuted_from_invaria
 					  quick_at(0, 1))
 			    .has_value());
 	auto first = make_strategy<young_first_entry>("young-first-entry", "negative control", "test");
-	EXPECT_EQ(refuted_and_confirmed(*first, "step/test_and_clear_young_ptes-cont16"), property::per_call);
+	// Each control at a range that shows its mistake (a batch of two; one
+	// entry past a run's start), so the test need not prove the others first.
+	EXPECT_EQ(refuted_and_confirmed(*first, "step/test_and_clear_young_ptes-cont16", quick_at(0, 2)),
+		  property::per_call);
 	auto wide = make_strategy<young_widening_without_cont>("young-widening-without-cont", "negative control", "test");
-	EXPECT_TRUE(refuted_and_confirmed(*wide, "step/test_and_clear_young_ptes-cont16").has_value());
+	EXPECT_TRUE(refuted_and_confirmed(*wide, "step/test_and_clear_young_ptes-cont16", quick_at(1, 1)).has_value());
 }
 
 // A strategy that clears CONT entries under a full teardown without
