@@ -14,16 +14,23 @@ namespace {
 // it compares on its own).
 constexpr std::uint64_t run_attr_ignore = PTE_AF | PTE_DIRTY | PTE_RDONLY | PTE_WRITE;
 
-// The first valid entry's value of f over entries [first, last), as an ite
-// chain from the back; `none` when no entry is valid (then nothing is
-// compared with it).
-template <class F>
-z3::expr first_valid(const std::vector<z3::expr>& t, std::size_t first, std::size_t last, const z3::expr& none, F f)
+// The value of f at the first entry of [first, last) that `which` picks,
+// as an ite chain from the back; `none` when it picks none (then nothing
+// is compared with it).
+template <class P, class F>
+z3::expr first_where(std::size_t first, std::size_t last, const z3::expr& none, P which, F f)
 {
 	z3::expr out = none;
 	for (std::size_t k = last; k-- > first;)
-		out = z3::ite(pte_valid(t[k]), f(k), out);
+		out = z3::ite(which(k), f(k), out);
 	return out;
+}
+
+// ... at the first valid entry.
+template <class F>
+z3::expr first_valid(const std::vector<z3::expr>& t, std::size_t first, std::size_t last, const z3::expr& none, F f)
+{
+	return first_where(first, last, none, [&](std::size_t k) { return pte_valid(t[k]); }, f);
 }
 
 } // namespace
@@ -108,11 +115,10 @@ z3::expr run_prot_none_block(const std::vector<z3::expr>& t, const geometry& geo
 	const std::size_t last = std::min(first + geo.cont_ptes, t.size());
 	auto none_cont = [&](std::size_t k) { return pte_present_invalid(t[k]) && pte_cont(t[k]); };
 	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64); };
-	z3::expr base0 = ctx.bv_val(0, 64), any = ctx.bool_val(false);
-	for (std::size_t k = last; k-- > first;) {
-		base0 = z3::ite(none_cont(k), base(k), base0);
+	const z3::expr base0 = first_where(first, last, ctx.bv_val(0, 64), none_cont, base);
+	z3::expr any = ctx.bool_val(false);
+	for (std::size_t k = last; k-- > first;)	// from the back, as the term was built before
 		any = any || none_cont(k);
-	}
 	z3::expr alike = (base0 & ctx.bv_val(geo.cont_ptes - 1, 64)) == ctx.bv_val(0, 64) &&
 			 folio_covers(folios, base0, geo.cont_ptes);
 	for (std::size_t k = first; k < last; k++)

@@ -57,30 +57,9 @@ std::pair<std::size_t, std::size_t> widened_from_valid_cont(S& s, M& m, std::siz
 // run (a valid CONT run is whole and of one folio).
 template <class M>
 struct young_widening_from_valid_cont_only : mainline_ops<M, young_widening_from_valid_cont_only<M>> {
-	using W = typename M::word;
-	using B = typename M::boolean;
-
-	B test_and_clear_young_ptes(M& m, std::size_t i, std::size_t nr)
-	{
-		if (nr == 1 && !m.branch(pte_valid_cont(this->__ptep_get(m, i))))
-			return this->__ptep_test_and_clear_young(m, i);
-		return this->contpte_test_and_clear_young_ptes(m, i, nr);
-	}
-	B ptep_test_and_clear_young(M& m, std::size_t i) { return test_and_clear_young_ptes(m, i, 1); }
-	B clear_flush_young_ptes(M& m, std::size_t i, std::size_t nr)
-	{
-		if (nr == 1 && !m.branch(pte_valid_cont(this->__ptep_get(m, i))))
-			return this->__ptep_clear_flush_young(m, i);
-		return this->contpte_clear_flush_young_ptes(m, i, nr);
-	}
-	void clear_young_dirty_ptes(M& m, std::size_t i, std::size_t nr, unsigned flags)
-	{
-		if (nr == 1 && !m.branch(pte_valid_cont(this->__ptep_get(m, i)))) {
-			this->__clear_young_dirty_ptes(m, i, 1, flags);
-			return;
-		}
-		this->contpte_clear_young_dirty_ptes(m, i, nr, flags);
-	}
+	// The one change: every young and dirty clear widens through here.  A
+	// one-entry call on a PROT_NONE CONT entry still takes mainline's
+	// contpte path, which now covers the entry alone.
 	std::pair<std::size_t, std::size_t> contpte_align_addr_ptep(M& m, std::size_t i, std::size_t nr)
 	{
 		return widened_from_valid_cont(*this, m, i, nr);
