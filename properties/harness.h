@@ -198,11 +198,14 @@ public:
 
 	// Brackets one caller action (a command): hardware follows `plan`;
 	// batches are cut after `batch_limit` entries (0: as core-mm finds them).
+	// The plan is kept by reference until end_command, so a temporary is
+	// refused.
 	void begin_command(const std::vector<hw_plan_event>& plan, std::size_t batch_limit = 0)
 	{
 		hw_.plan(plan);
 		batch_limit_ = batch_limit;
 	}
+	void begin_command(std::vector<hw_plan_event>&& plan, std::size_t batch_limit = 0) = delete;
 	void end_command()
 	{
 		hw_.clear();

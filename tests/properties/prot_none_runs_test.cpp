@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "impl/adapter.h"
 #include "impl/strategy.h"
@@ -34,8 +35,9 @@ std::string age_a_prot_none_run_that_lost_a_page(strategy& s, bool batched)
 {
 	const world_layout w = world_layout::make(granule::k4);
 	harness h(s, w, property::isolation);
+	const std::vector<hw_plan_event> no_hardware;
 	auto command = [&](auto f) {
-		h.begin_command({});
+		h.begin_command(no_hardware);
 		f();
 		h.end_command();
 	};
