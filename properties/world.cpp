@@ -46,6 +46,18 @@ std::size_t world_layout::folio_of_page(std::size_t p) const
 	return static_cast<std::size_t>(f);
 }
 
+template <class T>
+void per_page<T>::assign(std::size_t n, T v)
+{
+	if (n > capacity)
+		throw internal_error("world: " + std::to_string(n) + " pages, more than the " + std::to_string(capacity) +
+				     " a world holds");
+	n_ = n;
+	std::fill_n(v_.begin(), n, v);
+}
+template class per_page<page_state>;
+template class per_page<std::uint8_t>;
+
 world_model world_model::empty(const world_layout& w, bool adversarial)
 {
 	world_model m;

@@ -20,6 +20,7 @@
 // there would translate the run wrongly.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -53,13 +54,33 @@ struct world_layout {
 // that are not present).  It never looks at the strategy's table.
 enum class page_state : std::uint8_t { none, present, swap };
 
+// One byte-sized value per page of a world, kept inline: RapidCheck copies
+// the callers' model for every command it generates, and a heap block per
+// copy was a quarter of a sampled run under AddressSanitizer.  Three runs
+// of 128 entries (16K) is the largest world.
+template <class T>
+class per_page {
+public:
+	static constexpr std::size_t capacity = 3 * 128;
+	void assign(std::size_t n, T v);
+	std::size_t size() const { return n_; }
+	T& operator[](std::size_t p) { return v_[p]; }
+	const T& operator[](std::size_t p) const { return v_[p]; }
+	const T* begin() const { return v_.data(); }
+	const T* end() const { return v_.data() + n_; }
+
+private:
+	std::array<T, capacity> v_{};
+	std::size_t n_ = 0;
+};
+
 struct world_model {
 	const world_layout* layout = nullptr;
-	std::vector<page_state> pages;
-	std::vector<std::uint8_t> writable;	// per page, for present pages (bytes: cheap to copy)
+	per_page<page_state> pages;
+	per_page<std::uint8_t> writable;	// per page, for present pages
 	// Per page: mapped by a writable fault, so its VMA allows writing even
 	// after fork took write permission away.
-	std::vector<std::uint8_t> vma_writable;
+	per_page<std::uint8_t> vma_writable;
 	// Callers that keep only the rules the arch code may rely on (see
 	// adversarial_rules in properties/commands.h).
 	bool adversarial = false;
