@@ -11,9 +11,9 @@ namespace ptespec {
 geometry geometry::of(granule g)
 {
 	switch (g) {
-	case granule::k4: return {g, 12, 16};
-	case granule::k16: return {g, 14, 128};
-	case granule::k64: return {g, 16, 32};
+	case granule::k4: return {g, 12, cont_ptes_of(g)};
+	case granule::k16: return {g, 14, cont_ptes_of(g)};
+	case granule::k64: return {g, 16, cont_ptes_of(g)};
 	}
 	throw internal_error("geometry::of: unknown granule");
 }

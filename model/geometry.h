@@ -1,6 +1,7 @@
 // Translation granule and the contiguous-run size it implies.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,8 +11,22 @@ namespace ptespec {
 
 enum class granule { k4, k16, k64 };
 
-// The run geometry of one granule: 4K pages fold 16 entries (64K), 16K pages
-// fold 128 (2M), 64K pages fold 32 (2M).
+// CONT_PTES of a granule: 4K pages fold 16 entries (64K), 16K pages fold
+// 128 (2M), 64K pages fold 32 (2M).
+constexpr std::size_t cont_ptes_of(granule g)
+{
+	switch (g) {
+	case granule::k4: return 16;
+	case granule::k16: return 128;
+	case granule::k64: return 32;
+	}
+	return 0;
+}
+// The longest run of any granule.
+inline constexpr std::size_t max_cont_ptes =
+	std::max({cont_ptes_of(granule::k4), cont_ptes_of(granule::k16), cont_ptes_of(granule::k64)});
+
+// The run geometry of one granule.
 struct geometry {
 	granule gran = granule::k4;
 	unsigned page_shift = 12;

@@ -120,6 +120,8 @@ public:
 		call_ = 0;
 		fired_.assign(events.size(), false);
 	}
+	// The plan is kept by reference until clear(): a temporary would dangle.
+	void plan(std::vector<hw_plan_event>&&) = delete;
 	void clear() { plan_ = nullptr; }
 	void next_call()
 	{

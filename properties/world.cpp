@@ -16,7 +16,7 @@ world_layout world_layout::make(granule g, std::size_t pfn_shift, hardware_optio
 	const std::size_t n = w.geo.cont_ptes;
 	if (pfn_shift >= n)
 		throw internal_error("world: pfn shift " + std::to_string(pfn_shift) + " is not below CONT_PTES");
-	w.nr_entries = 3 * n;
+	w.nr_entries = runs_per_world * n;
 	w.pfn_shift = pfn_shift;
 	w.pfn_base = 0x40000 + pfn_shift;	// 0x40000 is aligned to every folio size used here
 	const std::uint64_t b = w.pfn_base;
@@ -54,6 +54,11 @@ void per_page<T>::assign(std::size_t n, T v)
 				     " a world holds");
 	n_ = n;
 	std::fill_n(v_.begin(), n, v);
+}
+template <class T>
+void per_page<T>::out_of_range(std::size_t p, std::size_t n)
+{
+	throw internal_error("world: page " + std::to_string(p) + " of a world of " + std::to_string(n) + " pages");
 }
 template class per_page<page_state>;
 template class per_page<std::uint8_t>;

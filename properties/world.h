@@ -32,6 +32,9 @@
 
 namespace ptespec {
 
+// A world holds this many runs (the drawing above).
+inline constexpr std::size_t runs_per_world = 3;
+
 struct world_layout {
 	geometry geo;
 	hardware_options hw;	// the machine's features (--hardware)
@@ -56,20 +59,28 @@ enum class page_state : std::uint8_t { none, present, swap };
 
 // One byte-sized value per page of a world, kept inline: RapidCheck copies
 // the callers' model for every command it generates, and a heap block per
-// copy was a quarter of a sampled run under AddressSanitizer.  Three runs
-// of 128 entries (16K) is the largest world.
+// copy was a quarter of a sampled run under AddressSanitizer.  An index
+// past the world's pages is ptespec's bug and throws (inline storage hides
+// it from AddressSanitizer).
 template <class T>
 class per_page {
 public:
-	static constexpr std::size_t capacity = 3 * 128;
+	static constexpr std::size_t capacity = runs_per_world * max_cont_ptes;
 	void assign(std::size_t n, T v);
 	std::size_t size() const { return n_; }
-	T& operator[](std::size_t p) { return v_[p]; }
-	const T& operator[](std::size_t p) const { return v_[p]; }
+	T& operator[](std::size_t p) { return v_[checked(p)]; }
+	const T& operator[](std::size_t p) const { return v_[checked(p)]; }
 	const T* begin() const { return v_.data(); }
 	const T* end() const { return v_.data() + n_; }
 
 private:
+	std::size_t checked(std::size_t p) const
+	{
+		if (p >= n_)
+			out_of_range(p, n_);
+		return p;
+	}
+	[[noreturn]] static void out_of_range(std::size_t p, std::size_t n);
 	std::array<T, capacity> v_{};
 	std::size_t n_ = 0;
 };
