@@ -1,13 +1,25 @@
 // Mainline through core-mm's callers, over a PROT_NONE run with CONT that
-// lost one page: mprotect(PROT_NONE) of a whole folded run leaves every
-// entry PROT_NONE with CONT (contpte_set_ptes sets it on a whole aligned
-// run, valid or not); a munmap of one page clears that entry alone (the
-// zap unfolds only a valid CONT run); a swap entry is put there.  Reclaim
-// then ages the folio: its first entry is present and CONT, so the young
-// test widens to the whole run, as if it still mapped one folio -- and
-// clears AF, bit 10, in the swap entry, which is a bit of its offset.  The
-// proofs' step/ obligations refute the young calls from such tables; this
-// is the same failure reached by the callers, step by step.
+// lost one page, in the life NUMA balancing gives an anonymous large folio:
+//   1. a fault maps a 16-page folio: one folded run;
+//   2. change_prot_numa (change_pte_range with MM_CP_PROT_NUMA) makes its
+//      entries PROT_NONE a folio batch at a time; contpte_set_ptes, under
+//      modify_prot_commit_ptes, sets CONT on a whole aligned run of one
+//      folio whether or not the value is valid, so the run keeps CONT;
+//   3. MADV_DONTNEED of one page: the zap clears that entry alone, since
+//      only a valid CONT entry makes it unfold the run;
+//   4. the page is touched again: the VMA is accessible (only the entries
+//      are PROT_NONE), and the fault maps a fresh small page there -- a
+//      valid entry without CONT (here the world's page #1 itself: to the
+//      arch code the value is a valid entry like any other);
+//   5. reclaim swaps that page out: try_to_unmap clears the entry (here the
+//      zap's clear of one entry, which the arch takes the same way) and
+//      puts a swap entry there;
+//   6. reclaim ages the large folio: folio_referenced_one batches its
+//      present entries, and the young test of a batch whose first entry has
+//      CONT widens to the whole run, as if it still mapped one folio -- and
+//      clears AF, bit 10, in the swap entry, which is a bit of its offset.
+// The proofs' step/ obligations refute the young calls from such tables;
+// this is the same failure reached by the callers, step by step.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -24,7 +36,7 @@
 namespace ptespec {
 namespace {
 
-constexpr std::uint64_t READ_WRITE = PTE_TYPE | PTE_AF | PTE_USER | PTE_NG | PTE_UXN | PTE_WRITE;
+constexpr std::uint64_t READ_WRITE = PTE_VALID | PTE_TYPE | PTE_AF | PTE_USER | PTE_NG | PTE_UXN | PTE_WRITE;
 constexpr std::uint64_t PAGE_NONE = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
 // A swap entry whose offset has bit 10 set.
 constexpr std::uint64_t SWAP_ENTRY = (std::uint64_t{5} << 8) | (std::uint64_t{1} << 10) | (std::uint64_t{3} << 3);
@@ -43,10 +55,15 @@ std::string age_a_prot_none_run_that_lost_a_page(strategy& s, bool batched)
 	};
 	try {
 		command([&] { h.fault_map(0, 16, READ_WRITE); });
+		EXPECT_EQ(ruler(h.table(), w.geo, 0), "|BBBBBBBBBBBBBBBB|");	// folded, young, dirty
 		command([&] { h.mprotect(0, 16, PAGE_NONE); });
 		EXPECT_EQ(ruler(h.table(), w.geo, 0), "|XXXXXXXXXXXXXXXX|");
-		command([&] { h.zap(1, 2, false, true, false); });
-		command([&] { h.swap_out(1, SWAP_ENTRY); });
+		command([&] { h.zap(1, 2, false, true, true); });	// MADV_DONTNEED
+		EXPECT_EQ(ruler(h.table(), w.geo, 0), "|X.XXXXXXXXXXXXXX|");
+		command([&] { h.fault_map(1, 1, READ_WRITE); });	// touched again: valid, young, dirty
+		EXPECT_EQ(ruler(h.table(), w.geo, 0), "|XbXXXXXXXXXXXXXX|");
+		command([&] { h.zap(1, 2, false, true, true); });	// try_to_unmap's clear
+		command([&] { h.swap_out(1, SWAP_ENTRY); });	// and its swap entry
 		EXPECT_EQ(ruler(h.table(), w.geo, 0), "|XsXXXXXXXXXXXXXX|");
 		command([&] { h.reclaim(0, 16, false, batched); });
 	} catch (const property_failed& f) {
