@@ -58,7 +58,9 @@ namespace {
 // is ptespec's own bug -- both are printed and the command exits 3.
 std::string agreement_of(strategy& s, granule g, const property_result& tr, const proofs::prove_options& o)
 {
-	const proofs::agreement a = proofs::judge_agreement(s, tr.ce.hist, tr.prop, o);
+	const proofs::agreement a = tr.ce.hint ? proofs::judge_hint_agreement(s, tr.ce.hist.geo, tr.ce.hist.folios,
+									       *tr.ce.hint, o.hw)
+					       : proofs::judge_agreement(s, tr.ce.hist, tr.prop, o);
 	switch (a.v) {
 	case proofs::agreement::verdict::agrees: return "agrees: " + a.why;
 	case proofs::agreement::verdict::undecided: return "undecided: " + a.why;

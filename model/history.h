@@ -131,6 +131,16 @@ struct folio_extent {
 	std::uint64_t nr_pages = 1;
 };
 
+// The arch's pte_batch_hint as core-mm asked it, between calls: for entry
+// `entry`, holding `pte` as read, it answered n, over `table`.  Kept for a
+// sampled failure of the hint, which no call of the history explains.
+struct batch_hint_seen {
+	std::size_t entry = 0;
+	std::uint64_t pte = 0;
+	std::size_t n = 0;
+	table_t table;
+};
+
 struct history {
 	geometry geo;
 	std::vector<folio_extent> folios;

@@ -97,15 +97,34 @@ z3::expr hint_claim(const std::vector<z3::expr>& t, const geometry& geo, std::si
 // by the entry's place in its run, as the kernel's does by the pointer's
 // bits; each question bit-blasts the two runs' invariant, some 0.1 s at
 // 4K and seconds at 16K, so every entry of a run of 128 costs minutes.)
+bool hint_asks_at(std::size_t c, std::size_t k)
+{
+	return c <= 16 || k <= 1 || k == c / 2 || k + 2 >= c;
+}
+
 std::vector<std::size_t> hint_places(std::size_t c)
 {
 	std::vector<std::size_t> out;
 	for (std::size_t run : {std::size_t{0}, c})
 		for (std::size_t k = 0; k < c; k++)
-			if (c <= 16 || k <= 1 || k == c / 2 || k + 2 >= c)
+			if (hint_asks_at(c, k))
 				out.push_back(run + k);
 	return out;
 }
+
+// Takes the side a concrete condition decides; a condition the values
+// alone do not decide is a path this run cannot follow.
+class concrete_oracle final : public branch_oracle {
+public:
+	z3::expr normal(const z3::expr& cond) override { return cond.simplify(); }
+	bool take(const z3::expr& cond) override
+	{
+		if (!cond.is_true() && !cond.is_false())
+			undecided = true;
+		return cond.is_true();
+	}
+	bool undecided = false;
+};
 
 } // namespace
 
@@ -120,6 +139,47 @@ std::vector<std::size_t> hint_places(std::size_t c)
 // pte_advance_pfn(pte, k)).  Every path of the hint is run; a
 // counterexample is the table, the entry and the value, replayed through
 // the checker's judgement of the hint (on_batch_hint).
+agreement judge_hint_agreement(strategy& s, const geometry& geo, const std::vector<folio_extent>& folios,
+				const batch_hint_seen& hint, const hardware_options& hw)
+{
+	using enum agreement::verdict;
+	static z3::context* ctx_p = new z3::context;	// never torn down, as the obligations' context
+	z3::context& ctx = *ctx_p;
+	const std::size_t i = hint.entry, c = geo.cont_ptes;
+	const std::string said = fmt::format("pte_batch_hint(#{}) = {}", i, hint.n);
+	if (!hint_asks_at(c, i % c))
+		return {outside, fmt::format("{}: hint/ asks at each run's edges, their neighbours and a middle, and "
+					     "#{} is none of them",
+					     said, i)};
+	if (const std::string why = invariant_broken(ctx, hint.table, geo, folios); !why.empty())
+		return {outside, fmt::format("{}, {}: outside the invariant of reachable tables", said, why)};
+	if (!pte_present(hint.table.at(i)) || ((hint.pte ^ hint.table[i]) & ~PTE_FLAG_BITS) != 0)
+		return {outside, fmt::format("{}: the value asked about, {:#018x}, is not one ptep_get may return for "
+					     "#{} ({:#018x})",
+					     said, hint.pte, i, hint.table[i])};
+	std::vector<z3::expr> t;
+	for (std::uint64_t v : hint.table)
+		t.push_back(ctx.bv_val(v, 64));
+	const z3::expr pte = ctx.bv_val(hint.pte, 64);
+	concrete_oracle oracle;
+	symbolic_machine m(ctx, geo, t, oracle, hw);
+	const std::optional<std::size_t> n = s.pte_batch_hint(m, i, pte);
+	if (!n)
+		return {outside, "the strategy's pte_batch_hint is written over concrete words only: hint/ does not "
+				 "run it"};
+	if (oracle.undecided)
+		return {undecided, fmt::format("{}: the hint branched on a condition the values do not decide", said)};
+	if (*n != hint.n)
+		return {disagrees, fmt::format("{} in the sampled run, but {} on the symbolic machine from the same "
+					       "table and value",
+					       said, *n)};
+	if (hint_claim(t, geo, i, pte, *n).simplify().is_true())
+		return {disagrees, fmt::format("the checker finds {} vouching for an entry that does not map the page it "
+					       "should, but hint/'s claim holds of it",
+					       said)};
+	return {agrees, fmt::format("hint/'s claim is refuted by {} from the same table too", said)};
+}
+
 void prove_hint(obligation_run& run)
 {
 	proof_result& r = run.results.at(0);

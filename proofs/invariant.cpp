@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "model/pte.h"
 #include "model/symbolic_machine.h"
 
@@ -159,6 +161,34 @@ std::vector<folio_extent> folio_layout(std::size_t c)
 	for (std::uint64_t k = 0; k < 4; k++)
 		out.push_back({4 * region + k, 1});
 	return out;
+}
+
+// The invariant of reachable tables over a concrete table: which part
+// fails, or "" when it holds.
+std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry& geo,
+			     const std::vector<folio_extent>& folios)
+{
+	std::vector<z3::expr> w;
+	for (std::uint64_t v : t)
+		w.push_back(ctx.bv_val(v, 64));
+	auto holds = [](const z3::expr& e) { return e.simplify().is_true(); };
+	for (std::size_t first = 0; first + geo.cont_ptes <= t.size(); first += geo.cont_ptes) {
+		if (!holds(run_well_formed(w, geo, first)))
+			return fmt::format("the run at #{} is not well formed", first);
+		if (!holds(run_whole(w, geo, first)))
+			return fmt::format("the run at #{} is folded with an entry cleared", first);
+		if (!holds(run_in_one_folio(w, geo, first, folios)))
+			return fmt::format("the run at #{} is folded over two folios", first);
+		if (!holds(run_writable_by_dbm(w, geo, first)))
+			return fmt::format("the run at #{} holds an entry writable without DBM, or a PROT_NONE one with "
+					   "PTE_WRITE",
+					   first);
+		if (!holds(run_prot_none_block(w, geo, first, folios)))
+			return fmt::format("the run at #{} holds PROT_NONE entries with CONT off one aligned block of "
+					   "one folio",
+					   first);
+	}
+	return "";
 }
 
 } // namespace ptespec::proofs

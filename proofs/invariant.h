@@ -60,6 +60,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include <z3++.h>
@@ -107,5 +108,10 @@ sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::ve
 // physically.  A pfn outside every folio is a page with no folio (a
 // special mapping).
 std::vector<folio_extent> folio_layout(std::size_t c);
+
+// The invariant over a concrete table of whole runs: which part fails, or ""
+// when it holds.
+std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry& geo,
+			     const std::vector<folio_extent>& folios);
 
 } // namespace ptespec::proofs

@@ -1186,34 +1186,6 @@ void prove_seq(obligation_run& run, std::size_t k, bool from_empty)
 
 namespace {
 
-// The invariant of reachable tables over a concrete table: which part
-// fails, or "" when it holds.
-std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry& geo,
-			     const std::vector<folio_extent>& folios)
-{
-	std::vector<z3::expr> w;
-	for (std::uint64_t v : t)
-		w.push_back(ctx.bv_val(v, 64));
-	auto holds = [](const z3::expr& e) { return e.simplify().is_true(); };
-	for (std::size_t first = 0; first + geo.cont_ptes <= t.size(); first += geo.cont_ptes) {
-		if (!holds(run_well_formed(w, geo, first)))
-			return fmt::format("the run at #{} is not well formed", first);
-		if (!holds(run_whole(w, geo, first)))
-			return fmt::format("the run at #{} is folded with an entry cleared", first);
-		if (!holds(run_in_one_folio(w, geo, first, folios)))
-			return fmt::format("the run at #{} is folded over two folios", first);
-		if (!holds(run_writable_by_dbm(w, geo, first)))
-			return fmt::format("the run at #{} holds an entry writable without DBM, or a PROT_NONE one with "
-					   "PTE_WRITE",
-					   first);
-		if (!holds(run_prot_none_block(w, geo, first, folios)))
-			return fmt::format("the run at #{} holds PROT_NONE entries with CONT off one aligned block of "
-					   "one folio",
-					   first);
-	}
-	return "";
-}
-
 // A sampled lockless failure against lockless/'s claim: the failing read
 // and the locked call beside it, told as a race (race_of: the events in the
 // writer's slots, the reads at two points of the writer's run, confirmed

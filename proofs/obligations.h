@@ -75,6 +75,14 @@ struct agreement {
 	std::string why;
 };
 agreement judge_agreement(strategy& s, const history& h, property p, const prove_options& o);
+// A sampled failure of the strategy's pte_batch_hint (asked between calls,
+// so no call of the history explains it) told against hint/'s claim: the
+// hint run on the symbolic machine from the very table and value, its
+// answer compared with the sampled one and the claim asked of it.  Outside
+// where hint/ does not ask (an entry it skips at CONT_PTES above 16, a
+// table outside the invariant, a value ptep_get may not return there).
+agreement judge_hint_agreement(strategy& s, const geometry& geo, const std::vector<folio_extent>& folios,
+				const batch_hint_seen& hint, const hardware_options& hw);
 
 // Proves one, timed as a whole, each refutation replayed on the concrete
 // machine.

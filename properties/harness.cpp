@@ -1,5 +1,6 @@
 #include "properties/harness.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "model/errors.h"
@@ -213,7 +214,13 @@ std::size_t harness::pte_batch_hint(const geometry& g, std::size_t i, std::uint6
 {
 	const std::size_t n = s_.pte_batch_hint(g, i, pte);
 	if (!bare_ && !faulted_ && !abandoned_) {
+		const std::size_t before = chk_.violations().size();
 		chk_.on_batch_hint(i, pte, n, m_.table());
+		const std::vector<violation>& vs = chk_.violations();
+		if (judged_ && !failed_hint_ &&
+		    std::any_of(vs.begin() + static_cast<long>(before), vs.end(),
+				[&](const violation& v) { return v.prop == *judged_; }))
+			failed_hint_ = batch_hint_seen{i, pte, n, m_.table()};
 		judge_now();
 	}
 	return n;

@@ -242,6 +242,8 @@ public:
 	void flush_range(std::size_t first, std::size_t nr) override { m_.flush_tlb_range(first, nr); }
 	// The strategy's hint, judged against the table by a checked harness.
 	std::size_t pte_batch_hint(const geometry& g, std::size_t i, std::uint64_t pte) override;
+	// The hint whose judgement failed the judged property, if one did.
+	const std::optional<batch_hint_seen>& failed_hint() const { return failed_hint_; }
 
 	// Runs one call through the checker; false when the strategy lacks it.
 	std::optional<call_result> do_call(const call& c);
@@ -285,6 +287,7 @@ private:
 	std::unique_ptr<recorder> rec_;
 	std::unique_ptr<word_coverage_observer> words_;
 	std::optional<property> judged_;
+	std::optional<batch_hint_seen> failed_hint_;
 	std::uint64_t calls_ = 0;
 };
 

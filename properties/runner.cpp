@@ -267,6 +267,7 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	ce.v = v;
 	ce.breach = breach;
 	ce.hist = hist;
+	ce.hint = h.failed_hint();
 	const bool other_caller = o.caller && o.caller != &mm::core_mm();
 	ce.reproduce = fmt::format("ptespec{} test --strategy {} --property {} --granule {}{}{} --seed {} --cases {}{}{}",
 				   loading_flag(s.info()), s.info().name, to_string(p), to_string(o.gran),

@@ -78,6 +78,9 @@ struct counterexample {
 	// The replayed case, every step recorded: what the proofs' agreement
 	// check (proofs::judge_agreement) re-judges.
 	history hist;
+	// Set when the failure is the strategy's pte_batch_hint, asked between
+	// calls (proofs::judge_hint_agreement re-judges it).
+	std::optional<batch_hint_seen> hint;
 };
 
 struct property_result {
