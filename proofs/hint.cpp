@@ -128,17 +128,6 @@ public:
 
 } // namespace
 
-// Conjecture (hint/cont<N>): from every table of two runs satisfying the
-// invariant of reachable tables (proofs/invariant.h), for each entry i of
-// hint_places holding a present value, and for every value `pte` that
-// ptep_get may return for it -- the entry with its access, dirty and
-// read-only bits free, as a read of a folded run gathers them -- the
-// strategy's pte_batch_hint(i, pte) answers n >= 1 with entries i..i+n-1
-// inside the table, entry i+k present and mapping the page k after pte's
-// with pte's attributes for each k < n (pte_same_mapping with
-// pte_advance_pfn(pte, k)).  Every path of the hint is run; a
-// counterexample is the table, the entry and the value, replayed through
-// the checker's judgement of the hint (on_batch_hint).
 agreement judge_hint_agreement(strategy& s, const geometry& geo, const std::vector<folio_extent>& folios,
 				const batch_hint_seen& hint, const hardware_options& hw)
 {
@@ -180,6 +169,17 @@ agreement judge_hint_agreement(strategy& s, const geometry& geo, const std::vect
 	return {agrees, fmt::format("hint/'s claim is refuted by {} from the same table too", said)};
 }
 
+// Conjecture (hint/cont<N>): from every table of two runs satisfying the
+// invariant of reachable tables (proofs/invariant.h), for each entry i of
+// hint_places holding a present value, and for every value `pte` that
+// ptep_get may return for it -- the entry with its access, dirty and
+// read-only bits free, as a read of a folded run gathers them -- the
+// strategy's pte_batch_hint(i, pte) answers n >= 1 with entries i..i+n-1
+// inside the table, entry i+k present and mapping the page k after pte's
+// with pte's attributes for each k < n (pte_same_mapping with
+// pte_advance_pfn(pte, k)).  Every path of the hint is run; a
+// counterexample is the table, the entry and the value, replayed through
+// the checker's judgement of the hint (on_batch_hint).
 void prove_hint(obligation_run& run)
 {
 	proof_result& r = run.results.at(0);
