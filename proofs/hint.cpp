@@ -17,6 +17,7 @@
 #include "model/symbolic_machine.h"
 #include "proofs/invariant.h"
 #include "proofs/obligations.h"
+#include "proofs/world.h"
 
 namespace ptespec::proofs {
 
@@ -132,8 +133,7 @@ agreement judge_hint_agreement(strategy& s, const geometry& geo, const std::vect
 				const batch_hint_seen& hint, const hardware_options& hw)
 {
 	using enum agreement::verdict;
-	static z3::context* ctx_p = new z3::context;	// never torn down, as the obligations' context
-	z3::context& ctx = *ctx_p;
+	z3::context& ctx = shared_context();
 	const std::size_t i = hint.entry, c = geo.cont_ptes;
 	const std::string said = fmt::format("pte_batch_hint(#{}) = {}", i, hint.n);
 	if (!hint_asks_at(c, i % c))
@@ -146,9 +146,7 @@ agreement judge_hint_agreement(strategy& s, const geometry& geo, const std::vect
 		return {outside, fmt::format("{}: the value asked about, {:#018x}, is not one ptep_get may return for "
 					     "#{} ({:#018x})",
 					     said, hint.pte, i, hint.table[i])};
-	std::vector<z3::expr> t;
-	for (std::uint64_t v : hint.table)
-		t.push_back(ctx.bv_val(v, 64));
+	const std::vector<z3::expr> t = numerals(ctx, hint.table);
 	const z3::expr pte = ctx.bv_val(hint.pte, 64);
 	concrete_oracle oracle;
 	symbolic_machine m(ctx, geo, t, oracle, hw);
@@ -184,8 +182,7 @@ void prove_hint(obligation_run& run)
 {
 	proof_result& r = run.results.at(0);
 	const stopwatch clock;
-	static z3::context* ctx_p = new z3::context;	// never torn down, as the other obligations' context
-	z3::context& ctx = *ctx_p;
+	z3::context& ctx = shared_context();
 	const geometry geo = geometry::of(run.g);
 	const std::size_t c = geo.cont_ptes;
 	const sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));

@@ -6,6 +6,7 @@
 
 #include "model/pte.h"
 #include "model/symbolic_machine.h"
+#include "proofs/world.h"
 
 namespace ptespec::proofs {
 
@@ -168,9 +169,7 @@ std::vector<folio_extent> folio_layout(std::size_t c)
 std::string invariant_broken(z3::context& ctx, const table_t& t, const geometry& geo,
 			     const std::vector<folio_extent>& folios)
 {
-	std::vector<z3::expr> w;
-	for (std::uint64_t v : t)
-		w.push_back(ctx.bv_val(v, 64));
+	const std::vector<z3::expr> w = numerals(ctx, t);
 	auto holds = [](const z3::expr& e) { return e.simplify().is_true(); };
 	for (std::size_t first = 0; first + geo.cont_ptes <= t.size(); first += geo.cont_ptes) {
 		if (!holds(run_well_formed(w, geo, first)))

@@ -21,16 +21,6 @@ namespace ptespec::proofs {
 
 namespace {
 
-// One Z3 context for the process, never destroyed: Z3 4.8 takes longer to
-// tear a large context down than the proof took, however few terms are
-// still referenced.  It stays reachable from here, so a leak checker does
-// not count it.
-z3::context& shared_context()
-{
-	static z3::context* ctx = new z3::context;
-	return *ctx;
-}
-
 // Concrete positions inside a run of c entries the one-call obligations
 // try: the edges and the middle (a strategy decides by alignment, so these
 // are the distinct cases of the code under test; stated in each result's
@@ -1208,8 +1198,7 @@ agreement judge_lockless(strategy& s, const history& h, const prove_options& o)
 	sym_world w;
 	w.geo = h.geo;
 	w.folios = h.folios;
-	for (std::uint64_t v : ce.initial)
-		w.initial.push_back(ctx.bv_val(v, 64));
+	w.initial = numerals(ctx, ce.initial);
 	if (passes_value(writer.kind))
 		w.arguments.push_back(ctx.bv_val(writer.pte, 64));
 	w.race = std::make_shared<concurrent_read>(ctx, lockless_split_within(h.geo));
@@ -1384,8 +1373,7 @@ agreement judge_agreement(strategy& s, const history& h, property p, const prove
 	sym_world w;
 	w.geo = geo;
 	w.folios = h.folios;
-	for (std::uint64_t v : failing->before)
-		w.initial.push_back(ctx.bv_val(v, 64));
+	w.initial = numerals(ctx, failing->before);
 	if (passes_value(c.kind))
 		w.arguments.push_back(ctx.bv_val(c.pte, 64));
 	proof_result r;

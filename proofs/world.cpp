@@ -6,6 +6,20 @@
 
 namespace ptespec::proofs {
 
+z3::context& shared_context()
+{
+	static z3::context* ctx = new z3::context;
+	return *ctx;
+}
+
+std::vector<z3::expr> numerals(z3::context& ctx, const table_t& t)
+{
+	std::vector<z3::expr> out;
+	for (std::uint64_t v : t)
+		out.push_back(ctx.bv_val(v, 64));
+	return out;
+}
+
 sym_world folded_runs(z3::context& ctx, granule g, std::size_t runs, std::size_t cleared)
 {
 	sym_world w;

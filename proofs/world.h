@@ -2,13 +2,23 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include <z3++.h>
 
 #include "model/geometry.h"
+#include "model/history.h"
 #include "proofs/prover.h"
 
 namespace ptespec::proofs {
+
+// One Z3 context for the process, never destroyed: Z3 4.8 takes longer to
+// tear a large context down than the proof took, however few terms are
+// still referenced.  It stays reachable, so a leak checker does not count it.
+z3::context& shared_context();
+
+// A concrete table as numerals, to run a strategy or ask the invariant of it.
+std::vector<z3::expr> numerals(z3::context& ctx, const table_t& t);
 
 // `runs` folded runs of one folio: every entry valid and CONT, mapping
 // consecutive pfns with one set of attributes (symbolic, write permission
