@@ -17,7 +17,8 @@
 //   6. reclaim ages the large folio: folio_referenced_one batches its
 //      present entries, and the young test of a batch whose first entry has
 //      CONT widens to the whole run, as if it still mapped one folio -- and
-//      clears AF, bit 10, in the swap entry, which is a bit of its offset.
+//      clears AF, bit 10, in the swap entry: the top bit of its 5-bit type
+//      (bits 6-10), so type 20 becomes type 4 (docs/findings.md).
 // The proofs' step/ obligations refute the young calls from such tables;
 // this is the same failure reached by the callers, step by step.
 #include <gtest/gtest.h>
@@ -38,7 +39,9 @@ namespace {
 
 constexpr std::uint64_t READ_WRITE = PTE_VALID | PTE_TYPE | PTE_AF | PTE_USER | PTE_NG | PTE_UXN | PTE_WRITE;
 constexpr std::uint64_t PAGE_NONE = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
-// A swap entry whose offset has bit 10 set.
+// A swap entry with bit 10 set: type 20 (bit 10 is type bit 4; the type is
+// bits 6-10, the offset starts at bit 12), offset 0, with bit 3 (uffd-wp)
+// and bit 4 (unused) set.
 constexpr std::uint64_t SWAP_ENTRY = (std::uint64_t{5} << 8) | (std::uint64_t{1} << 10) | (std::uint64_t{3} << 3);
 
 // What the checker says of the run's life, up to the reclaim; "" when it
