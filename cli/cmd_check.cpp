@@ -89,8 +89,8 @@ int run_check(const check_cli& c)
 		std::fflush(stdout);
 	}
 	progress_line where("check");
-	const verdict_table vt = compute_verdicts(strategies, grans, o, c.cases, c.seed,
-						  [&where](const std::string& what) { where.update(what); }, c.hw, via, c.mprotect);
+	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
+						  [&where](const std::string& what) { where.update(what); });
 	where.clear();
 	const std::vector<cell>& cells = vt.cells;
 	const std::vector<proofs::proof_result>& proved = vt.proofs;

@@ -40,6 +40,7 @@ struct report_cli {
 	bool mprotect = false;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
+	unsigned jobs = 0;	// 0: one per core
 	std::vector<std::string> names;	// --strategy; empty: every registered one
 
 	// The chosen strategies (looked up here, not while parsing: plugins
@@ -297,6 +298,7 @@ int run_report(const report_cli& c)
 		   cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	proofs::prove_options o;
+	o.jobs = c.jobs;
 	// Every family of the table but the opt-in ones, as check runs them;
 	// the helper algebra is not in this report.
 	for (const proofs::obligation_family& f : proofs::obligation_table())
@@ -304,8 +306,8 @@ int run_report(const report_cli& c)
 			o.only.push_back(f.prefix);
 	progress_line where("report");
 	const verdict_table vt =
-		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, o, c.cases, c.seed,
-				 [&where](const std::string& what) { where.update(what); }, c.hw, via, c.mprotect);
+		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
+				 [&where](const std::string& what) { where.update(what); });
 	where.clear();
 	std::string md = "# ptespec report\n\n";
 	md += verdict_section(c, vt) + "\n" + proofs_section(c, vt.proofs) + "\n" + cost_section(c, dir, gnuplot);
@@ -356,6 +358,7 @@ action define_report(CLI::App& sub)
 			c->proof_granule = g;
 		},
 		"granule of the proofs section: 4k, 16k or 64k (default 4k)", "G");
+	add_jobs(sub, c->jobs, "cells and obligations");
 	add_hardware(sub, c->hw);
 	add_caller(sub, c->caller);
 	add_mprotect(sub, c->mprotect);

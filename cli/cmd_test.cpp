@@ -24,6 +24,7 @@
 #include "cli/progress.h"
 #include "cli/selection.h"
 #include "cli/verdicts.h"
+#include "verdicts/sampled.h"
 #include "model/errors.h"
 #include "model/transcript.h"
 #include "model/word_coverage.h"
@@ -48,6 +49,7 @@ struct test_options {
 	bool json = false;
 	bool verbose = false;
 	bool coverage = false;
+	unsigned jobs = 0;	// 0: one per core
 };
 
 // "contpte_ptep_get" out of GCC's "W ns::cls<M>::contpte_ptep_get(M&, ...) [with ...]".
@@ -164,35 +166,45 @@ int run_test(const test_options& t)
 		std::fflush(stdout);
 	}
 	progress_line progress("test");
-	const std::size_t total = strategies.size() * props.size() * grans.size();
-	std::size_t done = 0;
-	std::vector<property_result> results;
+	std::vector<verdicts::sampled_job> jobs;
 	std::map<std::string, branch_coverage> coverage;	// per strategy, over its properties and granules
 	std::map<std::string, word_coverage> words;	// the same, for the fields of the words it met
 	std::vector<granule> result_gran;
-	const auto t0 = std::chrono::steady_clock::now();
 	for (granule g : grans) {
 		for (strategy* s : strategies) {
 			for (property p : props) {
-				run_options o;
-				o.gran = g;
-				o.hw = t.hw;
-				o.seed = seed;
-				o.cases = cases_for(g, p, t.cases);
-				o.adversarial = t.adversarial;
-				o.caller = &via;
-				o.mprotect = t.mprotect;
-				if (t.coverage) {
-					o.coverage = &coverage[s->info().name];
-					o.words = &words[s->info().name];
+				verdicts::sampled_job j;
+				j.s = s;
+				j.p = p;
+				j.o.gran = g;
+				j.o.hw = t.hw;
+				j.o.seed = seed;
+				j.o.cases = cases_for(g, p, t.cases);
+				j.o.adversarial = t.adversarial;
+				j.o.caller = &via;
+				j.o.mprotect = t.mprotect;
+				if (t.coverage) {	// recorded in this process: the cells run here, one after another
+					j.o.coverage = &coverage[s->info().name];
+					j.o.words = &words[s->info().name];
 				}
-				progress.update(fmt::format("[{}/{}] {} {} {}", ++done, total, to_string(g), s->info().name,
-							    to_string(p)));
-				results.push_back(run_property(*s, p, o));
+				jobs.push_back(std::move(j));
 				result_gran.push_back(g);
 			}
 		}
 	}
+	const auto t0 = std::chrono::steady_clock::now();
+	std::vector<property_result> results;
+	for (verdicts::sampled_cell& c :
+	     verdicts::run_sampled(jobs, t.jobs ? t.jobs : verdicts::default_jobs(), [&](const verdicts::sampled_status& st) {
+		     std::string line = fmt::format("{} of {} ended", st.ended, jobs.size());
+		     for (std::size_t k = 0; k < st.running.size(); k++) {
+			     const verdicts::sampled_job& j = jobs[st.running[k]];
+			     line += fmt::format("{} {} {} {}", k == 0 ? "; running" : ",", to_string(j.o.gran),
+						 j.s->info().name, to_string(j.p));
+		     }
+		     progress.update(line);
+	     }))
+		results.push_back(std::move(c.r));
 	progress.clear();
 	const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	const tally n = tally_of(results);
@@ -340,6 +352,7 @@ action define_test(CLI::App& sub)
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");
 	add_mprotect(sub, t->mprotect);
+	add_jobs(sub, t->jobs, "cells (strategy, property, granule)");
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");
 	sub.add_flag("--coverage", t->coverage,

@@ -166,6 +166,17 @@ CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect)
 			    "commands");
 }
 
+CLI::Option* add_jobs(CLI::App& sub, unsigned& jobs, std::string_view what)
+{
+	return add_once(
+		sub, "--jobs",
+		[&jobs](const std::string& n) { jobs = static_cast<unsigned>(parse_count("--jobs", n, 1, max_jobs)); },
+		fmt::format("{} run at once, each in a process of its own, 1 to {} (default: one per core; the output "
+			    "is the same whatever the number)",
+			    what, max_jobs),
+		"N");
+}
+
 strategy& parse_strategy(std::string_view flag, std::string_view text)
 {
 	if (strategy* s = registry::global().find(text))
@@ -190,7 +201,12 @@ const mm::caller& parse_caller(std::string_view flag, std::string_view text)
 CLI::Option* add_caller(CLI::App& sub, std::string& name)
 {
 	return add_once(
-		sub, "--caller", [&name](const std::string& t) { name = t; },
+		sub, "--caller",
+		[&name](const std::string& t) {
+			if (t.empty())
+				throw usage_error("--caller '': expected a caller name (see 'ptespec list')");
+			name = t;
+		},
 		"the core-mm caller variant that makes the calls (see 'ptespec list'; default core-mm): every call it "
 		"makes is checked against the rules the arch code relies on before the strategy sees it",
 		"NAME");

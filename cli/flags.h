@@ -62,6 +62,11 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 // caller joins the commands.
 CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect);
 
+// Declares --jobs N, 1 to 64: how many child processes run `what` at once
+// (0, when it is not given, means one per core).
+inline constexpr std::uint64_t max_jobs = 64;
+CLI::Option* add_jobs(CLI::App& sub, unsigned& jobs, std::string_view what);
+
 // A registered strategy (after the plugins are loaded: parsed in the
 // command's action, not while the command line is read).
 strategy& parse_strategy(std::string_view flag, std::string_view text);

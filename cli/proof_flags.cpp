@@ -23,10 +23,7 @@ void proof_flags::define(CLI::App& sub)
 			granules.push_back(g);
 		},
 		"4k, 16k, 64k or all (repeatable; default 4k)", "G");
-	add_once(
-		sub, "--jobs",
-		[this](const std::string& n) { jobs = static_cast<unsigned>(parse_count("--jobs", n, 1, max_jobs)); },
-		"obligations proved at once, each in a process of its own, 1 to 64 (default: one per core)", "N");
+	add_jobs(sub, jobs, "obligations (and in check, sampled cells)");
 	add_once(
 		sub, "--timeout-ms",
 		[this](const std::string& n) {

@@ -1,26 +1,16 @@
 #include "proofs/isolate.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <cstdio>
-#include <cstring>
-#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "model/errors.h"
+#include "os/children.h"
 
 namespace ptespec::proofs {
 
@@ -111,21 +101,10 @@ std::vector<proof_result> lost(const isolated_job& job, const std::string& why, 
 	return out;
 }
 
-struct child {
-	std::size_t job = 0;
-	pid_t pid = -1;
-	int fd = -1;
-	std::string out;
-	stopwatch clock;
-	// Its progress pipe: lines "<obligation>\t<paths>", the last one kept.
-	int progress_fd = -1;
-	std::string progress_buf, obligation;
-	std::size_t paths = 0;
-};
-
 // The child's side of the progress pipe: at most five lines a second, each
-// small enough that one write() of it is atomic; a parent that stopped
-// reading never blocks the proof (the pipe is non-blocking).
+// "<obligation>\t<paths>", small enough that one write() of it is atomic; a
+// parent that stopped reading never blocks the proof (the pipe is
+// non-blocking).
 void report_to_parent(int fd)
 {
 	set_proof_progress([fd, last = std::chrono::steady_clock::time_point{}](const proof_result& r) mutable {
@@ -138,233 +117,20 @@ void report_to_parent(int fd)
 	});
 }
 
-// What the parent read from a child's progress pipe: the last whole line.
-void take_progress(child& c, const char* buf, std::size_t n)
-{
-	c.progress_buf.append(buf, n);
-	const std::size_t end = c.progress_buf.rfind('\n');
-	if (end == std::string::npos)
-		return;
-	const std::size_t before = c.progress_buf.rfind('\n', end - (end > 0 ? 1 : 0));
-	const std::size_t start = before == std::string::npos || before == end ? 0 : before + 1;
-	const std::string line = c.progress_buf.substr(start, end - start);
-	c.progress_buf.erase(0, end + 1);
-	const std::size_t tab = line.find('\t');
-	if (tab == std::string::npos)
-		return;
-	c.obligation = line.substr(0, tab);
-	c.paths = std::strtoull(line.c_str() + tab + 1, nullptr, 10);
-}
-
-struct child_work {
-	const isolated_job* job;
-	std::string out;
-};
-
-void* run_job(void* arg)
-{
-	child_work& w = *static_cast<child_work*>(arg);
-	try {
-		w.out = results_to_json(w.job->run());
-	} catch (const std::exception& e) {
-		w.out = json{{"error", e.what()}}.dump();
-	} catch (...) {
-		w.out = json{{"error", "unknown exception"}}.dump();
-	}
-	return nullptr;
-}
-
-// Terms of a large teardown nest thousands deep (a conjunction grown one
-// call at a time), and both Z3 and the bit slicer recurse on them: the job
-// runs on a thread with a stack of its own (address space only until used).
-constexpr std::size_t child_stack_bytes = std::size_t{1} << 30;
-
-[[noreturn]] void run_child(const isolated_job& job, int fd, int progress_fd)
-{
-	report_to_parent(progress_fd);
-	child_work w{&job, {}};
-	pthread_attr_t attr;
-	pthread_t thread;
-	bool ran = false;
-	if (pthread_attr_init(&attr) == 0) {
-		if (pthread_attr_setstacksize(&attr, child_stack_bytes) == 0 &&
-		    pthread_create(&thread, &attr, run_job, &w) == 0) {
-			pthread_join(thread, nullptr);
-			ran = true;
-		}
-		pthread_attr_destroy(&attr);
-	}
-	if (!ran)
-		run_job(&w);
-	const std::string& out = w.out;
-	const char* p = out.data();
-	std::size_t left = out.size();
-	while (left > 0) {
-		const ssize_t n = ::write(fd, p, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(2);
-		p += n;
-		left -= static_cast<std::size_t>(n);
-	}
-	// No exit handlers, no stdio flush: the parent's buffers are not ours.
-	_exit(0);
-}
-
-// SIGINT or SIGTERM while children prove: the handler only notes it; the
-// parent's loop (which wakes at least every 200 ms) kills and reaps every
-// child and then dies of the same signal, so the shell sees 130 or 143 and
-// no prover process outlives the run.  A child also dies with its parent
-// however the parent ends (PR_SET_PDEATHSIG), even by SIGKILL.
-volatile sig_atomic_t stop_signal = 0;
-
-extern "C" void note_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-// The handlers, for as long as run_isolated() has children.
-class stop_handlers {
-public:
-	stop_handlers()
-	{
-		stop_signal = 0;
-		struct sigaction sa {};
-		sa.sa_handler = note_stop_signal;
-		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = 0;	// no SA_RESTART: poll() returns EINTR at once
-		::sigaction(SIGINT, &sa, &old_int_);
-		::sigaction(SIGTERM, &sa, &old_term_);
-	}
-	~stop_handlers()
-	{
-		::sigaction(SIGINT, &old_int_, nullptr);
-		::sigaction(SIGTERM, &old_term_, nullptr);
-	}
-	stop_handlers(const stop_handlers&) = delete;
-	stop_handlers& operator=(const stop_handlers&) = delete;
-
-private:
-	struct sigaction old_int_ {}, old_term_ {};
-};
-
-void close_pipes(child& c)
-{
-	for (int* fd : {&c.fd, &c.progress_fd})
-		if (*fd >= 0) {
-			::close(*fd);
-			*fd = -1;
-		}
-}
-
-void kill_children(std::vector<child>& running)
-{
-	for (child& c : running) {
-		if (c.pid > 0) {
-			::kill(c.pid, SIGKILL);
-			::waitpid(c.pid, nullptr, 0);
-			c.pid = -1;
-		}
-		close_pipes(c);
-	}
-	running.clear();
-}
-
-// Whatever the child has said of its progress since the last look.
-void drain_progress(child& c)
-{
-	char buf[4096];
-	while (c.progress_fd >= 0) {
-		const ssize_t got = ::read(c.progress_fd, buf, sizeof buf);
-		if (got > 0) {
-			take_progress(c, buf, static_cast<std::size_t>(got));
-		} else if (got < 0 && errno == EINTR) {
-			continue;
-		} else if (got < 0 && errno == EAGAIN) {
-			return;	// nothing new
-		} else {	// the child closed it (it ended), or the pipe failed: nothing more to hear
-			::close(c.progress_fd);
-			c.progress_fd = -1;
-		}
-	}
-}
-
-// The children are gone; the parent ends as the signal meant it to.
-[[noreturn]] void die_of(int sig)
-{
-	std::fflush(stdout);
-	::signal(sig, SIG_DFL);
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-	::raise(sig);
-	_exit(128 + sig);
-}
-
-child spawn(const std::vector<isolated_job>& jobs, std::size_t k)
-{
-	const pid_t parent = ::getpid();
-	int fds[2], pfds[2];
-	if (::pipe(fds) != 0)
-		throw internal_error(fmt::format("prover: pipe: {}", std::strerror(errno)));
-	if (::pipe2(pfds, O_NONBLOCK) != 0) {
-		::close(fds[0]);
-		::close(fds[1]);
-		throw internal_error(fmt::format("prover: pipe: {}", std::strerror(errno)));
-	}
-	std::fflush(nullptr);
-	const pid_t pid = ::fork();
-	if (pid < 0) {
-		for (int f : {fds[0], fds[1], pfds[0], pfds[1]})
-			::close(f);
-		throw internal_error(fmt::format("prover: fork: {}", std::strerror(errno)));
-	}
-	if (pid == 0) {
-		::prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (::getppid() != parent)
-			_exit(2);	// the parent ended before the line above
-		// Not the parent's handlers: a Ctrl-C at the terminal reaches
-		// the whole process group and ends a child at once.
-		::signal(SIGINT, SIG_DFL);
-		::signal(SIGTERM, SIG_DFL);
-		::close(fds[0]);
-		::close(pfds[0]);
-		run_child(jobs[k], fds[1], pfds[1]);
-	}
-	::close(fds[1]);
-	::close(pfds[1]);
-	child c;
-	c.job = k;
-	c.pid = pid;
-	c.fd = fds[0];
-	c.progress_fd = pfds[0];
-	return c;
-}
-
 // What a finished child handed back.
-std::vector<proof_result> collect(const isolated_job& job, child& c, int status)
+std::vector<proof_result> collect(const isolated_job& job, const os::child_end& e, double wall_seconds)
 {
-	if (WIFSIGNALED(status))
-		return lost(job,
-			    fmt::format("the prover process died of signal {} ({})", WTERMSIG(status),
-					 strsignal(WTERMSIG(status))),
-			    c.clock.seconds());
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return lost(job, fmt::format("the prover process exited with status {}", WEXITSTATUS(status)),
-			    c.clock.seconds());
-	json j;
-	try {
-		j = json::parse(c.out);
-	} catch (const json::exception&) {
-		return lost(job, "the prover process sent back no results", c.clock.seconds());
-	}
-	if (j.is_object() && j.contains("error"))
-		throw internal_error(fmt::format("{} {}: {}", job.strategy.empty() ? "-" : job.strategy,
-						 fmt::join(job.obligations, "+"),
-						 j.at("error").get<std::string>()));
-	return results_from_json(c.out);
+	using kind = os::child_end::kind;
+	if (e.how == kind::raised)
+		throw internal_error(
+			fmt::format("{} {}: {}", job.strategy.empty() ? "-" : job.strategy, fmt::join(job.obligations, "+"), e.out));
+	if (e.how == kind::bad_status && e.code == 0)
+		return lost(job, "the prover process sent back no results", e.seconds);
+	if (e.how != kind::returned)
+		return lost(job, "the prover process " + os::describe(e, wall_seconds), e.seconds);
+	if (!json::accept(e.out))
+		return lost(job, "the prover process sent back no results", e.seconds);
+	return results_from_json(e.out);
 }
 
 } // namespace
@@ -428,94 +194,38 @@ std::vector<proof_result> run_isolated(const std::vector<isolated_job>& jobs, un
 				       const std::function<void(const proof_result&)>& done,
 				       const std::function<void(const isolated_status&)>& progress)
 {
-	if (parallel == 0)
-		parallel = 1;
-	std::vector<std::optional<std::vector<proof_result>>> results(jobs.size());
-	std::vector<child> running;
-	// The heaviest first: a long job started last would run alone at the end.
-	std::vector<std::size_t> order(jobs.size());
-	for (std::size_t k = 0; k < order.size(); k++)
-		order[k] = k;
-	std::stable_sort(order.begin(), order.end(),
-			 [&](std::size_t a, std::size_t b) { return jobs[a].weight > jobs[b].weight; });
-	std::size_t next = 0, reported = 0, heard = 0;
-	// `done` hears results in job order, once every job before has ended:
-	// whichever child finishes first, the lines come in one order.
-	auto finish = [&](std::size_t job, std::vector<proof_result> rs) {
-		results[job] = std::move(rs);
-		reported++;
-		for (; heard < jobs.size() && results[heard]; heard++)
-			if (done)
-				for (const proof_result& r : *results[heard])
-					done(r);
-	};
-	const stop_handlers handlers;
-	try {
-		while (reported < jobs.size()) {
-			while (next < jobs.size() && running.size() < parallel && !stop_signal)
-				running.push_back(spawn(jobs, order[next++]));
-			std::vector<pollfd> fds;
-			for (const child& c : running)
-				fds.push_back({c.fd, POLLIN, 0});
-			const int n = stop_signal ? 0 : ::poll(fds.data(), fds.size(), 200);
-			if (n < 0 && errno != EINTR)
-				throw internal_error(fmt::format("prover: poll: {}", std::strerror(errno)));
-			// Before any child's end is read: one killed by the same
-			// Ctrl-C is not an obligation's verdict.
-			if (const int sig = stop_signal) {
-				kill_children(running);
-				die_of(sig);
-			}
-			for (std::size_t k = running.size(); k-- > 0;) {
-				child& c = running[k];
-				drain_progress(c);
-				bool ended = false;
-				if (n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR))) {
-					char buf[65536];
-					const ssize_t got = ::read(c.fd, buf, sizeof buf);
-					if (got > 0)
-						c.out.append(buf, static_cast<std::size_t>(got));
-					else if (got == 0 || errno != EINTR)
-						ended = true;
-				}
-				if (!ended && c.clock.seconds() > wall_seconds) {
-					::kill(c.pid, SIGKILL);
-					int status = 0;
-					::waitpid(c.pid, &status, 0);
-					close_pipes(c);
-					finish(c.job, lost(jobs[c.job],
-							   fmt::format("the prover process ran past the wall-clock "
-								       "limit of {:.0f} s and was stopped",
-								       wall_seconds),
-							   c.clock.seconds()));
-					running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-					continue;
-				}
-				if (!ended)
-					continue;
-				int status = 0;
-				::waitpid(c.pid, &status, 0);
-				close_pipes(c);
-				c.pid = -1;
-				finish(c.job, collect(jobs[c.job], c, status));
-				running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-			}
-			if (progress) {
-				isolated_status st{reported, jobs.size(), {}};
-				for (const child& c : running)
-					st.running.push_back({jobs[c.job].strategy, jobs[c.job].obligations.empty() ? "" : jobs[c.job].obligations.front(),
-							      jobs[c.job].gran, c.obligation, c.paths, c.clock.seconds()});
-				progress(st);
-			}
-		}
-	} catch (...) {
-		kill_children(running);
-		throw;
-	}
+	std::vector<os::child_job> children;
+	for (const isolated_job& job : jobs)
+		children.push_back({[&job](int progress_fd) {
+					    report_to_parent(progress_fd);
+					    return results_to_json(job.run());
+				    },
+				    job.weight});
 	std::vector<proof_result> out;
-	for (auto& r : results)
-		for (proof_result& x : *r)
-			out.push_back(std::move(x));
+	auto ended = [&](std::size_t k, os::child_end e) {
+		for (proof_result& r : collect(jobs[k], e, wall_seconds)) {
+			if (done)
+				done(r);
+			out.push_back(std::move(r));
+		}
+	};
+	auto tick = [&](std::size_t over, const std::vector<os::running_child>& now) {
+		if (!progress)
+			return;
+		isolated_status st{over, jobs.size(), {}};
+		for (const os::running_child& c : now) {
+			const isolated_job& job = jobs[c.job];
+			isolated_status::running_job r{job.strategy, job.obligations.empty() ? "" : job.obligations.front(),
+						       job.gran, "", 0, c.seconds};
+			if (const std::size_t tab = c.said.find('\t'); tab != std::string::npos) {
+				r.obligation = c.said.substr(0, tab);
+				r.paths = std::strtoull(c.said.c_str() + tab + 1, nullptr, 10);
+			}
+			st.running.push_back(std::move(r));
+		}
+		progress(st);
+	};
+	os::run_children(children, parallel, wall_seconds, ended, tick);
 	return out;
 }
 

@@ -49,6 +49,34 @@ TEST(cli_same_bytes, demo_cost_and_list_twice)
 	same_twice({"list"});
 }
 
+// Cells run side by side in child processes and come back through a wire:
+// any number of jobs prints what one job does, failing cells' counterexamples
+// and their JSON included.
+void same_for_one_and_two_jobs(std::vector<std::string> args)
+{
+	std::vector<std::string> one = args, two = args;
+	one.insert(one.end(), {"--jobs", "1"});
+	two.insert(two.end(), {"--jobs", "2"});
+	const outcome a = run_ptespec(one), b = run_ptespec(two);
+	EXPECT_EQ(a.status, b.status) << a.show() << "\n---\n" << b.show();
+	EXPECT_NE(a.out.find("counterexample"), std::string::npos) << "the comparison needs a failing cell\n" << a.out;
+	EXPECT_EQ(without_times(a.out), without_times(b.out)) << a.out << "\n---\n" << b.out;
+}
+
+TEST(cli_same_bytes, check_with_one_job_and_with_two)
+{
+	same_for_one_and_two_jobs({"check", "--strategy", "simple", "--strategy", "gather-writeback", "--granule", "4k",
+				   "--cases", "300", "--seed", "3", "--obligation", "exit/"});
+	same_for_one_and_two_jobs({"check", "--strategy", "simple", "--granule", "4k", "--cases", "300", "--seed", "3",
+				   "--obligation", "exit/", "--json"});
+}
+
+TEST(cli_same_bytes, test_with_one_job_and_with_two)
+{
+	same_for_one_and_two_jobs({"test", "--strategy", "simple", "--strategy", "robust", "--cases", "300", "--seed", "7"});
+	same_for_one_and_two_jobs({"test", "--strategy", "simple", "--cases", "300", "--seed", "7", "--json"});
+}
+
 // A control for the comparison: two seeds do give two transcripts, so the
 // masking above does not hide everything.
 TEST(cli_same_bytes, two_seeds_differ)
