@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -74,6 +75,12 @@ int run_check(const check_cli& c)
 		if (other_caller)
 			fmt::print("seed {}{}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed, with,
 				   via.info().name, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+				   cases_text(grans, c.cases));
+		else if (std::none_of(strategies.begin(), strategies.end(),
+				      [&o](const strategy* s) { return verdicts::proves(*s, o); }))
+			fmt::print("seed {}{}, {}{}; proofs: none (a kernel tree is proved only for the obligations "
+				   "--obligation names)\n",
+				   c.seed, with, c.hw.is_default() ? "" : "hardware " + to_string(c.hw) + ", ",
 				   cases_text(grans, c.cases));
 		else if (c.hw.is_default())
 			fmt::print("seed {}{}, {}; proofs: any number of hardware events per gap\n", c.seed, with,
@@ -176,18 +183,28 @@ int run_check(const check_cli& c)
 		table.erase(at, 1);
 	fmt::print("{}\n{}", table, legend(used));
 
-	// What each partial proof covered: one line per distinct statement.
-	std::map<std::string, std::vector<std::string>> partial;
-	for (std::size_t i = 0; i < cells.size(); i++)
-		if (cells[i].proof == "partly proved") {
-			const std::string key = fmt::format("[{}] {}: {}", to_string(cells[i].gran),
-							    to_string(cells[i].test.prop), cells[i].proof_covers);
-			partial[key].push_back(cells[i].test.strategy);
+	// What each partial proof covered: one line per distinct statement, and
+	// why the proofs stop at the tables they tried, once per granule and
+	// reason, naming the strategies it holds for.
+	std::set<std::string> partial;
+	std::map<std::string, std::vector<std::string>> gaps;
+	for (const cell& x : cells)
+		if (x.proof == "partly proved") {
+			partial.insert(fmt::format("[{}] {}: {}", to_string(x.gran), to_string(x.test.prop), x.proof_covers_brief));
+			if (!x.invariant_gap.empty()) {
+				std::vector<std::string>& who = gaps[fmt::format("[{}] {}", to_string(x.gran), x.invariant_gap)];
+				if (std::find(who.begin(), who.end(), x.test.strategy) == who.end())
+					who.push_back(x.test.strategy);
+			}
 		}
 	if (!partial.empty())
 		fmt::print("\npartly proved, what the proofs covered:\n");
-	for (const auto& [line, who] : partial)
+	for (const std::string& line : partial)
 		fmt::print("{}", wrapped_text(line, 2));
+	if (!gaps.empty())
+		fmt::print("\nwhy not every table the callers reach:\n");
+	for (const auto& [line, who] : gaps)
+		fmt::print("{}", wrapped_text(fmt::format("{} ({})", line, fmt::join(who, ", ")), 2));
 
 	for (std::size_t i = 0; i < cells.size(); i++)
 		if (cells[i].test.v == verdict::not_exercised)

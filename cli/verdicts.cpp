@@ -24,14 +24,13 @@ std::string legend(const std::set<std::string>& used)
 		{"proved", "Z3 proved it for every call it judges, from every table the callers reach"},
 		{"partly", "partly proved: Z3 proved it for the calls and tables listed below, and no more"},
 		{"refuted", "Z3 found a counterexample (replayed on the concrete machine)"},
-		{"unknown", "an obligation covering it was not decided (time or path budget): undecided"},
+		{"unknown", "undecided: a covering obligation ran out of time or paths, or was refuted on another "
+			    "property first (below)"},
 		{"caller", "the caller broke a rule the arch code relies on before its call reached the strategy "
 			   "(counterexample below): failed, but not the strategy's failure"},
-		{"sampled only", "no proof was attempted -- a kernel tree is proved only for the obligations "
-				 "--obligation names (its symbolic build branches per entry on a run's flags, so most "
-				 "default obligations would end undecided), a strategy whose symbolic build failed not at "
-				 "all, and the proofs model neither hardware without HAFDBS nor callers other than core-mm: "
-				 "the cell is the sampled verdict alone"},
+		{"(sampled)", "no proof was attempted: the cell is its sampled verdict alone -- a kernel tree "
+				 "is proved only for the obligations --obligation names, and the proofs model neither "
+				 "hardware without HAFDBS nor callers other than core-mm"},
 	};
 	std::string out = "legend:\n";
 	for (const auto& [w, meaning] : words)
@@ -46,7 +45,7 @@ void add_words(std::set<std::string>& used, const cell& c)
 	if (!c.proof.empty())
 		used.insert(c.proof == "partly proved" ? "partly" : c.proof);
 	if (c.sampled_only)
-		used.insert("sampled only");
+		used.insert("(sampled)");
 }
 
 // --- JSON ---

@@ -191,7 +191,8 @@ std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, g
 	return all_calls && cv.every_table && cv.every_place ? "proved" : "partly proved";
 }
 
-std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
+std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
+			   bool with_invariant_gap)
 {
 	const coverage cv = coverage_of(rs, s, g, p);
 	std::string ran, missing;
@@ -207,18 +208,22 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 	std::string tables;
 	for (const std::string& t : cv.tables)
 		tables += fmt::format("{}{}", tables.empty() ? "" : "; ", t);
-	std::string open;
-	for (call_kind k : not_inductive_for(rs, s, g))
-		open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
+	const std::string gap = cv.every_table || !with_invariant_gap ? "" : invariant_gap(rs, s, g);
 	return fmt::format("proved for {} by {}; not covered: {}{}{}{}", ran.empty() ? "no call" : ran, tables,
 			   missing.empty() ? "no other call" : missing,
 			   cv.every_table ? "" : ", and every other table the callers reach",
 			   cv.every_place || !cv.every_table ? ""
 							     : ", and the entries and ranges between those tried (a "
 							       "longer table, a batch over more runs)",
-			   open.empty() || cv.every_table
-				   ? ""
-				   : fmt::format(" (the invariant of reachable tables is not proved inductive for {})", open));
+			   gap.empty() ? "" : " (" + gap + ")");
+}
+
+std::string invariant_gap(const std::vector<proof_result>& rs, const strategy& s, granule g)
+{
+	std::string open;
+	for (call_kind k : not_inductive_for(rs, s, g))
+		open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
+	return open.empty() ? "" : "the invariant of reachable tables is not proved inductive for " + open;
 }
 
 } // namespace ptespec::proofs

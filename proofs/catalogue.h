@@ -54,7 +54,14 @@ std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, g
 
 // For a "partly proved" word: what the proofs covered and what they did
 // not, in one line ("get_and_clear_full_ptes from two folded runs ...;
-// not covered: wrprotect_ptes, ...").
-std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p);
+// not covered: wrprotect_ptes, ..."), ending with invariant_gap() in
+// parentheses unless told not to (a table that prints it once for all).
+std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
+			   bool with_invariant_gap = true);
+// Why the proofs stop at the tables they tried: "the invariant of reachable
+// tables is not proved inductive for set_ptes, ..." (not_inductive_for), or
+// "" when it is proved for every call s has.  The same for every property
+// of s at g.
+std::string invariant_gap(const std::vector<proof_result>& rs, const strategy& s, granule g);
 
 } // namespace ptespec::proofs

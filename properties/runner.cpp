@@ -6,10 +6,12 @@
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include <algorithm>
+#include <charconv>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -312,6 +314,44 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	return res;
 }
 
+namespace {
+
+// The entry of a "ptep_get(#k)" call; none for any other call.
+std::optional<std::size_t> read_index(const ce_call& c)
+{
+	constexpr std::string_view head = "ptep_get(#";
+	if (!c.call.starts_with(head) || !c.call.ends_with(")"))
+		return std::nullopt;
+	std::size_t k = 0;
+	const char* first = c.call.data() + head.size();
+	const char* end = c.call.data() + c.call.size() - 1;
+	const auto [at, ec] = std::from_chars(first, end, k);
+	if (ec != std::errc{} || at != end)
+		return std::nullopt;
+	return k;
+}
+
+// How many calls from `from` on are reads of consecutive entries in one
+// command that all returned the same value and saw nothing happen: a
+// caller walking what is none prints as one line, not sixteen.
+std::size_t quiet_reads_from(const std::vector<ce_call>& calls, std::size_t from)
+{
+	const ce_call& c = calls[from];
+	const std::optional<std::size_t> k0 = read_index(c);
+	if (!k0 || !c.hw.empty() || !c.runs.empty())
+		return 0;
+	std::size_t n = 1;
+	for (; from + n < calls.size(); n++) {
+		const ce_call& d = calls[from + n];
+		if (d.command != c.command || read_index(d) != *k0 + n || d.result != c.result || !d.hw.empty() ||
+		    !d.runs.empty())
+			break;
+	}
+	return n;
+}
+
+} // namespace
+
 std::string format_counterexample(const property_result& r)
 {
 	std::string out;
@@ -325,10 +365,18 @@ std::string format_counterexample(const property_result& r)
 		out += fmt::format("counterexample: {} fails {} ({})\n", r.strategy, to_string(r.prop), sentence(r.prop));
 	out += fmt::format("  world: {}\n", ce.layout);
 	std::size_t cmd = static_cast<std::size_t>(-1);
-	for (const ce_call& c : ce.calls) {
+	for (std::size_t k = 0; k < ce.calls.size(); k++) {
+		const ce_call& c = ce.calls[k];
 		if (c.command != cmd) {
 			cmd = c.command;
 			out += fmt::format("  [{}] {}\n", cmd + 1, cmd < ce.commands.size() ? ce.commands[cmd] : "");
+		}
+		if (const std::size_t n = quiet_reads_from(ce.calls, k); n >= 3) {
+			const ce_call& last = ce.calls[k + n - 1];
+			out += fmt::format("      ptep_get(#{}..#{}) = {}, each\n", read_index(c).value(),
+					   read_index(last).value(), c.result);
+			k += n - 1;
+			continue;
 		}
 		out += fmt::format("      {}{}{}\n", c.call, c.result.empty() ? "" : " = ", c.result);
 		for (const auto& hw : c.hw)

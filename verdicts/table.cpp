@@ -110,8 +110,12 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 		const sampled_job& j = jobs[k];
 		cell c = judge_cell(std::move(sampled[k]), j.o.gran,
 				    j.rejudge ? proofs::proof_word(out.proofs, *j.s, j.o.gran, j.p) : "", !j.rejudge);
-		if (c.proof == "partly proved")
+		if (c.proof == "partly proved") {
 			c.proof_covers = proofs::proof_coverage(out.proofs, *j.s, j.o.gran, j.p);
+			c.proof_covers_brief = proofs::proof_coverage(out.proofs, *j.s, j.o.gran, j.p, false);
+			if (c.proof_covers_brief != c.proof_covers)
+				c.invariant_gap = proofs::invariant_gap(out.proofs, *j.s, j.o.gran);
+		}
 		out.counts[static_cast<int>(c.out)]++;
 		out.cells.push_back(std::move(c));
 	}
