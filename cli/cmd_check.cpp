@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/progress.h"
+#include "cli/report.h"
 #include "cli/proof_flags.h"
 #include "cli/selection.h"
 #include "cli/verdicts.h"
@@ -46,6 +48,7 @@ struct check_cli {
 	std::string caller;	// empty: core-mm
 	bool mprotect = false;
 	bool json = false;
+	std::string report;	// --report DIR: also write the report of this table there
 };
 
 // The obligations whose refutation of this cell's strategy, granule and
@@ -94,6 +97,20 @@ int run_check(const check_cli& c)
 				   "access/dirty itself)\n",
 				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
 		std::fflush(stdout);
+	}
+	// A report written from this table: refused now, not after the run.
+	std::optional<report_cli> rc;
+	std::string gnuplot;
+	if (!c.report.empty()) {
+		if (grans.size() != 1)
+			throw usage_error("--report with more than one granule: expected one (a report's proofs are of one "
+					  "granule)");
+		if (!c.proof.obligations.empty())
+			throw usage_error("--report with --obligation: expected the report's own obligations (every "
+					  "default family); run 'ptespec report' for those alone");
+		rc = report_cli{c.report, c.cases, c.seed, c.hw, c.caller, c.mprotect, 256, std::string(to_string(grans[0])),
+				c.proof.jobs, c.sel.all ? std::vector<std::string>{} : c.sel.names};
+		gnuplot = report_prerequisites(*rc);
 	}
 	progress_line where("check");
 	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
@@ -228,6 +245,8 @@ int run_check(const check_cli& c)
 							      2));
 		}
 
+	if (rc)
+		write_report(*rc, vt, gnuplot);
 	fmt::print("\ncells: {} passed, {} failed, {} undecided{}\n", n[0], n[1], n[2],
 		   n[3] ? fmt::format(" ({} n/a)", n[3]) : "");
 	fmt::print("helper laws: {} proved, {} refuted, {} unknown\n", laws_proved, laws_refuted, laws_unknown);
@@ -254,6 +273,16 @@ action define_check(CLI::App& sub)
 	add_caller(sub, c->caller);
 	add_mprotect(sub, c->mprotect);
 	sub.add_flag("--json", c->json, "print the results as JSON");
+	add_once(
+		sub, "--report",
+		[c](const std::string& d) {
+			if (d.empty())
+				throw usage_error("--report '': expected a DIR to write the report into");
+			c->report = d;
+		},
+		"also write report.md, the cost table and its chart into DIR from this very table (as 'ptespec report' "
+		"would, without a second run; one granule)",
+		"DIR");
 	return [c] { return run_check(*c); };
 }
 

@@ -18,6 +18,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/progress.h"
+#include "cli/report.h"
 #include "cli/thread_figures.h"
 #include "cli/verdicts.h"
 #include "explore/cost.h"
@@ -31,38 +32,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct report_cli {
-	std::string out = "report";
-	int cases = 0;	// 0: the granule's default
-	std::uint64_t seed = 1;
-	hardware_options hw;
-	std::string caller;	// empty: core-mm
-	bool mprotect = false;
-	std::size_t folios = 256;
-	std::string proof_granule = "4k";
-	unsigned jobs = 0;	// 0: one per core
-	std::vector<std::string> names;	// --strategy; empty: every registered one
-
-	// The chosen strategies (looked up here, not while parsing: plugins
-	// load after the command line is read), and how the commands in the
-	// report's headings name them.
-	std::vector<strategy*> strategies() const
-	{
-		if (names.empty())
-			return registry::global().all();
-		std::vector<strategy*> chosen;
-		for (const std::string& n : names)
-			chosen.push_back(&parse_strategy("--strategy", n));
-		return chosen;
-	}
-	std::string selection_flags() const
-	{
-		std::string f;
-		for (const std::string& n : names)
-			f += " --strategy " + n;
-		return f.empty() ? " --all" : f;
-	}
-};
 
 std::string find_on_path(const std::string& name)
 {
@@ -283,6 +252,44 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 
 int run_report(const report_cli& c)
 {
+	const std::string gnuplot = report_prerequisites(c);
+	const mm::caller& via = caller_of(c.caller);
+	fmt::print("seed {}{}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name, c.mprotect ? ", with mprotect" : "",
+		   cases_text({parse_granule(c.proof_granule)}, c.cases));
+	std::fflush(stdout);
+	progress_line where("report");
+	const verdict_table vt = compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)},
+						  {report_proofs(c.jobs), c.cases, c.seed, c.hw, &via, c.mprotect},
+						  [&where](const std::string& what) { where.update(what); });
+	where.clear();
+	write_report(c, vt, gnuplot);
+	fmt::print("cells: {} passed, {} failed, {} undecided\n", vt.counts[0], vt.counts[1], vt.counts[2]);
+	return exit_for(vt.failed(), vt.undecided());
+}
+
+} // namespace
+
+std::string report_cli::selection_flags() const
+{
+	std::string f;
+	for (const std::string& n : names)
+		f += " --strategy " + n;
+	return f.empty() ? " --all" : f;
+}
+
+proofs::prove_options report_proofs(unsigned jobs)
+{
+	proofs::prove_options o;
+	o.jobs = jobs;
+	for (const proofs::obligation_family& f : proofs::obligation_table())
+		if (!f.opt_in)
+			o.only.push_back(f.prefix);
+	return o;
+}
+
+std::string report_prerequisites(const report_cli& c)
+{
 	c.strategies();	// an unknown name stops the report before its long work
 	const std::string gnuplot = find_on_path("gnuplot");
 	if (gnuplot.empty())
@@ -292,32 +299,22 @@ int run_report(const report_cli& c)
 	fs::create_directories(dir, ec);
 	if (ec || !fs::is_directory(dir))
 		throw usage_error(fmt::format("--out {}: cannot create it; expected a writable directory", c.out));
-	const mm::caller& via = caller_of(c.caller);
-	fmt::print("seed {}{}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
-		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name, c.mprotect ? ", with mprotect" : "",
-		   cases_text({parse_granule(c.proof_granule)}, c.cases));
-	std::fflush(stdout);
-	proofs::prove_options o;
-	o.jobs = c.jobs;
-	// Every family of the table but the opt-in ones, as check runs them;
-	// the helper algebra is not in this report.
-	for (const proofs::obligation_family& f : proofs::obligation_table())
-		if (!f.opt_in)
-			o.only.push_back(f.prefix);
-	progress_line where("report");
-	const verdict_table vt =
-		compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)}, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
-				 [&where](const std::string& what) { where.update(what); });
-	where.clear();
-	std::string md = "# ptespec report\n\n";
-	md += verdict_section(c, vt) + "\n" + proofs_section(c, vt.proofs) + "\n" + cost_section(c, dir, gnuplot);
-	write_file(dir / "report.md", md);
-	fmt::print("wrote {}\n", (dir / "report.md").string());
-	fmt::print("cells: {} passed, {} failed, {} undecided\n", vt.counts[0], vt.counts[1], vt.counts[2]);
-	return exit_for(vt.failed(), vt.undecided());
+	return gnuplot;
 }
 
-} // namespace
+void write_report(const report_cli& c, const verdict_table& vt, const std::string& gnuplot)
+{
+	// The helper algebra is not in a report (check proves it beside the table).
+	std::vector<proofs::proof_result> proved;
+	for (const proofs::proof_result& r : vt.proofs)
+		if (!r.strategy.empty())
+			proved.push_back(r);
+	const fs::path dir(c.out);
+	std::string md = "# ptespec report\n\n";
+	md += verdict_section(c, vt) + "\n" + proofs_section(c, proved) + "\n" + cost_section(c, dir, gnuplot);
+	write_file(dir / "report.md", md);
+	fmt::print("wrote {}\n", (dir / "report.md").string());
+}
 
 action define_report(CLI::App& sub)
 {

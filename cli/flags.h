@@ -63,7 +63,8 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect);
 
 // Declares --jobs N, 1 to 64: how many child processes run `what` at once
-// (0, when it is not given, means one per core).
+// (0, when it is not given, means one per core).  More would not fit one
+// machine's memory: a prover's child holds a Z3 context.
 inline constexpr std::uint64_t max_jobs = 64;
 CLI::Option* add_jobs(CLI::App& sub, unsigned& jobs, std::string_view what);
 

@@ -17,9 +17,7 @@ class App;
 namespace ptespec::cli {
 
 struct proof_flags {
-	// What a value may be: more jobs than this would not fit the memory
-	// of one machine (each holds a Z3 context), a formula's limit over a
-	// day is no limit.
+	// What a value may be: a formula's limit over a day is no limit.
 	static constexpr std::uint64_t max_timeout_ms = 86'400'000;
 	// A budget of a day, or a million paths per call, is no budget.
 	static constexpr std::uint64_t max_run_seconds = 86'400;
