@@ -263,8 +263,8 @@ action define_check(CLI::App& sub)
 	add_once(
 		sub, "--cases",
 		[c](const std::string& n) { c->cases = static_cast<int>(parse_count("--cases", n, 1, max_cases, "cases")); },
-		"RapidCheck cases per strategy and property, 1 to 1000000 (default: per granule, measured; see the "
-		"README)",
+		"RapidCheck cases per strategy and property, 1 to 1000000 (default: per granule, measured; see "
+		"docs/usage.md)",
 		"N");
 	add_once(
 		sub, "--seed", [c](const std::string& s) { c->seed = parse_seed("--seed", s); },

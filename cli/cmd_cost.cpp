@@ -15,6 +15,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/progress.h"
 #include "cli/selection.h"
 #include "cli/thread_figures.h"
 #include "cli/verdicts.h"
@@ -63,10 +64,14 @@ int run_cost(const cost_cli& c)
 	for (const std::string& p : given)
 		profiles.push_back(load_profile(p));
 	const std::vector<strategy*> chosen = c.sel.resolve();
+	// A strategy's count takes seconds at 16K or 64K pages or many folios.
+	progress_line where("cost");
+	where.update(fmt::format("counting nocont, the baseline ({} folios)", o.folios));
 	const cost_row base = measure(registry::global().get("nocont"), o);
 	// Counts of calls the arch code may not be given are no strategy's
 	// cost: the caller's breach is the result.
 	if (base.breach) {
+		where.clear();
 		fmt::print("{}\n", mm::breach_text(*base.breach));
 		return exit_failed;
 	}
@@ -79,12 +84,15 @@ int run_cost(const cost_cli& c)
 						      given[k], to_string(o.scen)));
 	std::vector<cost_row> rows;
 	for (strategy* s : chosen) {
+		where.update(fmt::format("counting {} ({} of {})", s->info().name, rows.size() + 1, chosen.size()));
 		rows.push_back(s->info().name == "nocont" ? base : measure(*s, o));
 		if (rows.back().breach) {
+			where.clear();
 			fmt::print("{} (strategy {})\n", mm::breach_text(*rows.back().breach), s->info().name);
 			return exit_failed;
 		}
 	}
+	where.clear();
 
 	if (c.json) {
 		nlohmann::json list = nlohmann::json::array();

@@ -5,11 +5,12 @@
 // verdict scoped to what was covered; each violation as a history with
 // rulers that the checker confirms twice.
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 
@@ -193,6 +194,17 @@ nlohmann::json scenario_json(const explore::explore_result& r)
 	return j;
 }
 
+// One scenario: what it found and how far it went, then (indented) what it
+// ran: the calls and the range over the runs.
+void print_scenario(const explore::explore_result& one)
+{
+	fmt::print("{}: {}; K={}, {} initial states, {} schedules, {} placements pruned{}; {:.2f} s\n",
+		   to_string(one.options.scen), status_text(one), one.options.hw_events, one.initial_states, one.explored,
+		   one.pruned, one.infeasible ? fmt::format(", {} infeasible", one.infeasible) : std::string(),
+		   one.seconds);
+	fmt::print("{}", wrapped_text(fmt::format("{}; {}", scenario_calls(one.options.scen), table_text(one)), 4));
+}
+
 // What the sweep decided, scoped to what it covered.
 std::string verdict_line(const explore::sweep_result& r, const explore_cli& c)
 {
@@ -278,6 +290,24 @@ int run_explore(const explore_cli& c)
 		where->update(fmt::format("{}: {} schedules, initial state {}/{}", *current, explored, done, states));
 	};
 
+	// Each scenario's lines as its search ends: a sweep takes minutes, and
+	// a reader at a pipe sees it move.  (JSON is one document, at the end.)
+	if (!c.json) {
+		fmt::print("explore {} at {}{}{} (CONT_PTES {}{}), up to {} hardware event{}{}\n", s.info().name,
+			   c.granule, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+			   c.caller.empty() || c.caller == "core-mm" ? "" : ", caller " + c.caller, o.geo.cont_ptes,
+			   o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
+			   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
+		std::fflush(stdout);
+		auto first = std::make_shared<bool>(true);
+		o.scenario_ends = [where, first](const explore_result& one) {
+			where->clear();
+			if (std::exchange(*first, false))
+				fmt::print("{}\n", initial_detail(one));
+			print_scenario(one);
+			std::fflush(stdout);
+		};
+	}
 	const sweep_result r = explore_all(s, o, which);
 	where->clear();
 	const int code = exit_for(r.failed(), r.complete() ? 0 : 1);
@@ -319,23 +349,6 @@ int run_explore(const explore_cli& c)
 		return code;
 	}
 
-	fmt::print("explore {} at {}{}{} (CONT_PTES {}{}), up to {} hardware event{}{}\n", r.strategy, c.granule,
-		   c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
-		   c.caller.empty() || c.caller == "core-mm" ? "" : ", caller " + c.caller, o.geo.cont_ptes,
-		   o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
-		   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
-	if (!r.runs.empty())
-		fmt::print("{}\n", initial_detail(r.runs.front()));
-	// Per scenario, what it found and how far it went, then (indented) what
-	// it ran: the calls and the range over the runs.
-	for (const explore_result& one : r.runs) {
-		fmt::print("{}: {}; K={}, {} initial states, {} schedules, {} placements pruned{}; {:.2f} s\n",
-			   to_string(one.options.scen), status_text(one), one.options.hw_events, one.initial_states,
-			   one.explored, one.pruned,
-			   one.infeasible ? fmt::format(", {} infeasible", one.infeasible) : std::string(),
-			   one.seconds);
-		fmt::print("{}", wrapped_text(fmt::format("{}; {}", scenario_calls(one.options.scen), table_text(one)), 4));
-	}
 	for (scenario sc : r.not_run)
 		fmt::print("{}: {}; not started (time limit)\n", to_string(sc), scenario_calls(sc));
 	for (const explore_result& one : r.runs)

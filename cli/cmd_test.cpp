@@ -340,8 +340,8 @@ action define_test(CLI::App& sub)
 	add_once(
 		sub, "--cases",
 		[t](const std::string& n) { t->cases = static_cast<int>(parse_count("--cases", n, 1, max_cases, "cases")); },
-		"RapidCheck cases per strategy and property, 1 to 1000000 (default: per granule, measured; see the "
-		"README)",
+		"RapidCheck cases per strategy and property, 1 to 1000000 (default: per granule, measured; see "
+		"docs/usage.md)",
 		"N");
 	add_once(
 		sub, "--seed", [t](const std::string& s) { t->seed = parse_seed("--seed", s); },

@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +13,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/progress.h"
 #include "impl/plugin_api.h"
 #include "kernel/tree.h"
 #include "model/errors.h"
@@ -41,14 +44,57 @@ std::string command_names()
 	return s;
 }
 
-std::string one_line(std::string s)
+// The length of the well-formed UTF-8 character at s[at], or 0.  The
+// C1 controls (U+0080..U+009F) count as ill-formed: some terminals act on
+// them as on ESC.
+std::size_t utf8_length(std::string_view s, std::size_t at)
 {
-	for (char& c : s)
-		if (c == '\n' || c == '\r')
-			c = ' ';
-	while (!s.empty() && s.back() == ' ')
-		s.pop_back();
-	return s;
+	const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[at + k]); };
+	const unsigned char c = b(0);
+	const std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+	if (n == 0 || at + n > s.size())
+		return 0;
+	for (std::size_t k = 1; k < n; k++)
+		if ((b(k) & 0xc0) != 0x80)
+			return 0;
+	if ((n == 2 && c == 0xc2 && b(1) < 0xa0) || (n == 3 && c == 0xe0 && b(1) < 0xa0) ||
+	    (n == 3 && c == 0xed && b(1) >= 0xa0) || (n == 4 && c == 0xf0 && b(1) < 0x90) ||
+	    (n == 4 && c == 0xf4 && b(1) >= 0x90))
+		return 0;
+	return n;
+}
+
+// A message as one printable line.  Messages quote what the user typed
+// ("--strategy 'x': ..."), and what the user typed may hold an escape
+// sequence that would recolour or rewrite the terminal: every control
+// byte, and every byte that is not well-formed UTF-8, is shown as \xNN,
+// and a backslash as \\ so the two cannot be confused.  Line breaks, which
+// a message spanning lines (a compiler's diagnostic) holds, become spaces.
+std::string one_line(std::string_view s)
+{
+	std::string out;
+	for (std::size_t at = 0; at < s.size();) {
+		const unsigned char c = static_cast<unsigned char>(s[at]);
+		if (c == '\n' || c == '\r') {
+			out += ' ';
+			at++;
+		} else if (c == '\\') {
+			out += "\\\\";
+			at++;
+		} else if (c >= 0x20 && c < 0x7f) {
+			out += static_cast<char>(c);
+			at++;
+		} else if (const std::size_t n = c >= 0x80 ? utf8_length(s, at) : 0) {
+			out += s.substr(at, n);
+			at += n;
+		} else {
+			out += fmt::format("\\x{:02x}", c);
+			at++;
+		}
+	}
+	while (!out.empty() && out.back() == ' ')
+		out.pop_back();
+	return out;
 }
 
 // CLI11 would list the extras in its own words; the user gets the one
@@ -125,7 +171,7 @@ int run(int argc, char** argv)
 	} catch (const CLI::CallForVersion& e) {
 		return app.exit(e);
 	} catch (const CLI::ParseError& e) {
-		throw usage_error(one_line(parse_error_text(app, e)));
+		throw usage_error(parse_error_text(app, e));
 	}
 
 	const CLI::App* chosen = nullptr;
@@ -152,8 +198,20 @@ int run(int argc, char** argv)
 			throw usage_error(what.starts_with("plugin '") ? "--" + what : what);
 		}
 	}
+	// A tree's build, now or (the symbolic one) when a proof first asks,
+	// shows on a progress line of its own, taken off when the build ends.
+	kernel::build_options build;
+	build.waiting = [line = std::shared_ptr<progress_line>()](const std::string& what) mutable {
+		if (what.empty()) {
+			line.reset();
+			return;
+		}
+		if (!line)
+			line = std::make_shared<progress_line>("kernel");
+		line->update(what);
+	};
 	for (const std::string& k : kernels)
-		kernel::load_tree(kernel::parse_tree_arg(k));
+		kernel::load_tree(kernel::parse_tree_arg(k), registry::global(), build);
 	return (*act)();
 }
 
@@ -164,6 +222,9 @@ int run(int argc, char** argv)
 int main(int argc, char** argv)
 {
 	using namespace ptespec::cli;
+	// Line by line even into a pipe or a file: a command that runs for
+	// minutes (explore, test) is followed as it prints, as on a terminal.
+	std::setvbuf(stdout, nullptr, _IOLBF, 0);
 	// stdout is flushed before each diagnostic so the two never interleave
 	// out of order when both go to one terminal or file.
 	try {

@@ -602,6 +602,8 @@ sweep_result explore_all(strategy& s, const explore_options& o, const std::vecto
 		if (o.scenario_begins)
 			o.scenario_begins(sc);
 		res.runs.push_back(explore(s, one));
+		if (o.scenario_ends)
+			o.scenario_ends(res.runs.back());
 	}
 	res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	return res;

@@ -40,6 +40,8 @@ namespace ptespec::explore {
 
 enum class initial_set { sparse, all };
 
+struct explore_result;
+
 struct explore_options {
 	scenario scen = scenario::exit;
 	geometry geo = geometry::of(granule::k4);	// cont_ptes may be overridden
@@ -53,6 +55,9 @@ struct explore_options {
 	unsigned threads = 0;	// 0: one per core
 	std::function<void(std::uint64_t explored, std::uint64_t states_done, std::uint64_t states)> progress;
 	std::function<void(scenario)> scenario_begins;	// explore_all, before each scenario
+	// explore_all, as each scenario's search ends (so its line can be shown
+	// then, not after the whole sweep).
+	std::function<void(const explore_result&)> scenario_ends;
 	bool scaled_runs = false;	// explore_all: each scenario at explored_cont_ptes, not geo's
 	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
 };

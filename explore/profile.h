@@ -26,10 +26,16 @@ struct cost_profile {
 	double weigh(const cost_counters& c, std::uint64_t pages) const;
 };
 
+// The largest weight: units are arbitrary and only ratios matter, and a
+// weight this size times any count the cost model makes (at most some 10^9)
+// stays a finite double -- past it a sum could reach infinity and a
+// percentage print as nan.
+inline constexpr double max_weight = 1e12;
+
 // The expected format, for error messages.
 inline constexpr const char* profile_format =
 	"a JSON object {\"name\", \"description\", \"weights\": {\"read\", \"write\", \"atomic\", \"tlbi_page\", "
-	"\"tlbi_range\", \"tlbi_all\", \"page\"}} with non-negative numbers";
+	"\"tlbi_range\", \"tlbi_all\", \"page\"}} with numbers from 0 to 1e12";
 
 // Parses profile text; `origin` names the file in the one-line usage_error.
 cost_profile parse_profile(std::string_view text, const std::string& origin);

@@ -88,15 +88,28 @@ fs::path on_path(const std::string& name)
 	return {};
 }
 
+// The compiler the user named in the environment, and no other: a CC that
+// names nothing is a mistake to report, not a reason to build with
+// whatever `cc` is (the cache key would then name a compiler never asked for).
+fs::path named_compiler(const char* var, const std::string& value)
+{
+	if (fs::path p = on_path(value); !p.empty())
+		return p;
+	throw usage_error(fmt::format("{} '{}': {}; expected the path or PATH name of an executable {} compiler (one "
+				      "word, no arguments), or {} unset",
+				      var, value,
+				      value.find('/') != std::string::npos && fs::exists(value) ? "not an executable file"
+												    : "not found",
+				      std::string_view(var) == "CC" ? "C" : "C++", var));
+}
+
 fs::path find_compiler(const build_options& o)
 {
 	if (o.symbolic) {
 		// The symbolic build compiles the same sources as C++.
-		std::vector<std::string> names;
 		if (const char* cxx = std::getenv("CXX"); cxx && *cxx)
-			names.push_back(cxx);
-		names.insert(names.end(), {"c++", "g++"});
-		for (const std::string& n : names)
+			return named_compiler("CXX", cxx);
+		for (const char* n : {"c++", "g++"})
 			if (fs::path p = on_path(n); !p.empty())
 				return p;
 		throw usage_error("--kernel: no C++ compiler found ($CXX, c++, g++ on PATH); the symbolic build of a "
@@ -108,12 +121,9 @@ fs::path find_compiler(const build_options& o)
 			throw usage_error(fmt::format("--kernel: the C compiler '{}' was not found", o.compiler));
 		return p;
 	}
+	if (const char* cc = std::getenv("CC"); cc && *cc)
+		return named_compiler("CC", cc);
 	std::vector<std::string> tried;
-	if (const char* cc = std::getenv("CC"); cc && *cc) {
-		if (fs::path p = on_path(cc); !p.empty())
-			return p;
-		tried.push_back(fmt::format("$CC ({})", cc));
-	}
 	for (const char* name : {"cc", "gcc"}) {
 		if (fs::path p = on_path(name); !p.empty())
 			return p;
@@ -349,7 +359,19 @@ built_tree build_tree(const tree& t, const build_options& o)
 				work / fmt::format("{}.log", configs[g].name));
 	int status[3] = {0, 0, 0};
 	bool done[3] = {false, false, false};
+	const std::string what = fmt::format("compiling {} for 4K, 16K and 64K pages{}", t.name,
+					     o.symbolic ? " (the symbolic build, for the proofs)" : "");
+	struct waiting_ends {
+		const build_options& o;
+		~waiting_ends()
+		{
+			if (o.waiting)
+				o.waiting("");
+		}
+	} ends{o};
 	for (int waited_ms = 0; !(done[0] && done[1] && done[2]); waited_ms += 10) {
+		if (o.waiting)
+			o.waiting(fmt::format("{}: {} of 3 done", what, int(done[0]) + int(done[1]) + int(done[2])));
 		for (std::size_t g = 0; g < 3; g++)
 			if (!done[g] && (pids[g] < 0 || ::waitpid(pids[g], &status[g], WNOHANG) == pids[g]))
 				done[g] = true;

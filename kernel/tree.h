@@ -14,6 +14,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,10 @@ struct build_options {
 	// the proofs' pte words (kernel/shim/include/ptespec/word.h), by $CXX,
 	// c++ or g++; made the first time a proof runs the tree.
 	bool symbolic = false;
+	// Called about every 10 ms while the compilers run, with what is being
+	// built ("compiling kernel-6.16 (symbolic build)"), and once with ""
+	// when they end: the CLI shows it as progress (a build takes 5-20 s).
+	std::function<void(const std::string& what)> waiting;
 };
 
 // One built module per granule, and how it came about.

@@ -40,6 +40,21 @@ std::string_view to_string(hw_kind k) { return k == hw_kind::access ? "access" :
 
 long folio_of(const std::vector<folio_extent>& folios, std::uint64_t pfn)
 {
+	// Worlds declare their folios in pfn order, and folios never overlap:
+	// a binary search finds the one candidate in log time (the cost model's
+	// 65536-folio process asks once per entry).  The scan below stays the
+	// answer for any other order -- the search only ever confirms a folio
+	// that holds pfn.
+	std::size_t lo = 0, hi = folios.size();
+	while (lo < hi) {
+		const std::size_t mid = lo + (hi - lo) / 2;
+		if (pfn < folios[mid].first_pfn)
+			hi = mid;
+		else if (pfn >= folios[mid].first_pfn + folios[mid].nr_pages)
+			lo = mid + 1;
+		else
+			return static_cast<long>(mid);
+	}
 	for (std::size_t i = 0; i < folios.size(); i++)
 		if (pfn >= folios[i].first_pfn && pfn < folios[i].first_pfn + folios[i].nr_pages)
 			return static_cast<long>(i);

@@ -200,7 +200,7 @@ void harness::judge_now()
 // call runs as it always did.
 void harness::check_caller_rules(const call& c)
 {
-	if (bare_ || !caller_rules_)
+	if ((bare_ && !bare_caller_rules_) || !caller_rules_)
 		return;
 	const std::optional<mm::rule_breach> b = mm::check_caller_rules(c, m_.table(), memory(), vma_);
 	if (!b || abandoned_ || !chk_.violations().empty())

@@ -176,6 +176,11 @@ public:
 	// Off: the caller rules are not checked, and every call reaches the
 	// strategy (what the rules protect, in the tests).
 	void set_caller_rules(bool on) { caller_rules_ = on; }
+	// On: a bare harness checks the caller rules too (a breach throws
+	// property_failed as on a checked one), without the checker's cost --
+	// the cost model's whole-process workload, whose checked run would be
+	// quadratic in its folios.
+	void set_bare_caller_rules(bool on) { bare_caller_rules_ = on; }
 	const mm::caller& caller() const { return *caller_; }
 
 	// Records the fields of the words that reach the strategy into w
@@ -275,6 +280,7 @@ private:
 	bool abandoned_ = false;	// a call gave up half done: the table is no longer the spec's
 	const mm::caller* caller_ = &mm::core_mm();
 	bool caller_rules_ = true;
+	bool bare_caller_rules_ = false;
 	std::optional<mm::vma_range> vma_;	// the walk in progress
 	std::size_t batch_limit_ = 0;
 

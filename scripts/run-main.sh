@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configure, build and run the main job: `ptespec test --all`.  Arguments go
-# to it (default: --seed 1 --cases 2000, the run the README's table shows).
+# to it (default: --seed 1 --cases 2000, the run docs/thread.md's table shows).
 # PTESPEC_BUILD_DIR picks the build directory (default: build).
 set -euo pipefail
 cd "$(dirname "$0")/.."

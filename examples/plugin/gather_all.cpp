@@ -2,7 +2,7 @@
 // as an out-of-tree plugin.  The question it answers: what does stopping
 // the gather once young and dirty are both known buy, and is it safe?
 //
-// Build and load (see README, "Adding a strategy"):
+// Build and load (see docs/plugins.md, "(b) Out of tree, as a plugin"):
 //   cmake -S . -B build -DCMAKE_PREFIX_PATH=<ptespec prefix> && cmake --build build
 //   ptespec --plugin build/gather_all.so demo --strategy gather-all
 //

@@ -5,7 +5,7 @@
 // folios (mainline clears whole runs in place), or does it hold when the
 // same folio comes in run-sized pieces?
 //
-// Build and load (see README, "Caller variants"):
+// Build and load (see docs/plugins.md, "A caller variant"):
 //   cmake -S . -B build -DCMAKE_PREFIX_PATH=<ptespec prefix> && cmake --build build
 //   ptespec --plugin build/run_batch.so test --caller run-batch --strategy mainline
 //

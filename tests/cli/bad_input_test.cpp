@@ -36,7 +36,11 @@ struct bad_input {
 	const char* name;	// the class, as the test is called
 	std::vector<std::string> args;
 	std::string needle;	// what the one line must say
+	std::vector<std::string> env = {};	// NAME=VALUE, set for this run alone
 };
+
+// The kernel tree the kernel tests judge, for the rows about its build.
+const std::string kernel_tree = (std::filesystem::path(__FILE__).parent_path().parent_path() / "kernel" / "tree").string();
 
 // gtest shows a failing row by this, not by its bytes.
 void PrintTo(const bad_input& b, std::ostream* os)
@@ -60,6 +64,19 @@ const fs::path& scratch()
 		std::ofstream(d / "garbage.so") << "\x7f" "ELG and then nothing a loader could use\n";
 		std::ofstream(d / "zero.json") << R"({"weights": {"read": 0, "write": 0, "atomic": 0, "tlbi_page": 0, )"
 					       << R"("tlbi_range": 0, "tlbi_all": 0, "page": 0}})";
+		// One bad weight each; the other six are good.
+		const auto weights = [&](const std::string& file, const std::string& read) {
+			std::ofstream(d / file) << R"({"weights": {"read": )" << read
+						<< R"(, "write": 1, "atomic": 1, "tlbi_page": 1, "tlbi_range": 1, "tlbi_all": 1, "page": 1}})";
+		};
+		weights("overflow.json", "1e999");
+		weights("huge-integer.json", std::string(400, '9'));
+		weights("nan.json", "NaN");
+		weights("negative.json", "-1");
+		weights("past-max.json", "1e300");
+		weights("string.json", R"("")");
+		std::ofstream(d / "name-number.json") << R"({"name": 5, "weights": {"read": 1, "write": 1, "atomic": 1, )"
+						       << R"("tlbi_page": 1, "tlbi_range": 1, "tlbi_all": 1, "page": 1}})";
 		std::ofstream(d / "empty.json");
 		std::ofstream(d / "garbage.json") << "weights: read=1\n";
 		std::ofstream(d / "a-file") << "not a directory\n";
@@ -172,6 +189,10 @@ const bad_input rows[] = {
 	{"obligation_empty", {"prove", "--all", "--obligation", ""}, "--obligation '': expected the start"},
 	{"granule_empty", {"prove", "--all", "--granule", ""}, "--granule '': expected 4k, 16k, 64k or all"},
 	{"out_empty", {"report", "--out", ""}, "--out '': expected a DIR"},
+	{"caller_empty", {"test", "--all", "--caller", ""}, "--caller '': expected a caller name"},
+	{"kernel_empty", {"--kernel", "", "list"}, "--kernel '': expected a kernel tree's top directory"},
+	{"time_limit_empty", {"explore", "--strategy", "mainline", "--time-limit", ""}, "--time-limit '': expected"},
+	{"scenario_empty", {"cost", "--all", "--scenario", ""}, "--scenario '': expected one of"},
 	{"value_missing", {"explore", "--strategy"}, "--strategy: no value given; expected --strategy NAME"},
 	{"required_missing", {"explore"}, "explore: no strategy chosen; expected --strategy NAME"},
 
@@ -204,6 +225,14 @@ const bad_input rows[] = {
 	{"explore_initial_unknown", {"explore", "--strategy", "mainline", "--initial", "dense"},
 	 "--initial 'dense': expected one of sparse, all"},
 
+	// What the user typed is quoted with its control bytes escaped: an
+	// escape sequence in an argument never reaches the terminal.
+	{"escape_sequence_in_a_value", {"test", "--strategy", "\x1b[31mx"}, "--strategy '\\x1b[31mx': unknown; expected one of:"},
+	{"c1_control_in_a_value", {"test", "--strategy", "a\xc2\x9b" "1m"}, "--strategy 'a\\xc2\\x9b1m': unknown"},
+	{"bare_high_byte_in_a_value", {"test", "--strategy", "\x9b" "1m\xff"}, "--strategy '\\x9b1m\\xff': unknown"},
+	{"escape_sequence_in_an_option", {"test", "--\x1b[2J"}, "test: unknown option '--\\x1b[2J'"},
+	{"utf8_in_a_value_is_kept", {"test", "--strategy", "caf\xc3\xa9"}, "--strategy 'caf\xc3\xa9': unknown"},
+
 	// A once-only flag given twice.
 	{"seed_twice", {"test", "--all", "--seed", "1", "--seed", "2"}, "--seed given 2 times ('1', '2'); expected it once"},
 	{"strategy_twice", {"test", "--strategy", "mainline", "--strategy", "mainline"},
@@ -220,7 +249,25 @@ const bad_input rows[] = {
 	{"profile_directory", {"cost", "--all", "--profile", "@dir.so"}, "dir.so': not valid JSON"},
 	{"profile_empty_file", {"cost", "--all", "--profile", "@empty.json"}, "empty.json': not valid JSON"},
 	{"profile_garbage", {"cost", "--all", "--profile", "@garbage.json"}, "garbage.json': not valid JSON"},
+	{"profile_weight_past_double", {"cost", "--all", "--profile", "@overflow.json"},
+	 "overflow.json': weight \"read\" is 1e999, out of the range of a double; expected a number from 0 to 1e12"},
+	{"profile_weight_huge_integer", {"cost", "--all", "--profile", "@huge-integer.json"},
+	 "huge-integer.json': weight \"read\" is 99999999999999999999..., out of the range of a double; expected"},
+	{"profile_weight_nan", {"cost", "--all", "--profile", "@nan.json"}, "nan.json': not valid JSON (at byte"},
+	{"profile_weight_negative", {"cost", "--all", "--profile", "@negative.json"},
+	 "negative.json': weight \"read\" is -1; expected a number from 0 to 1e12"},
+	{"profile_weight_past_max", {"cost", "--all", "--profile", "@past-max.json"},
+	 "past-max.json': weight \"read\" is 1e+300; expected a number from 0 to 1e12"},
+	{"profile_weight_empty_string", {"cost", "--all", "--profile", "@string.json"},
+	 "string.json': weight \"read\" is \"\", not a number; expected a number from 0 to 1e12"},
+	{"profile_name_not_a_string", {"cost", "--all", "--profile", "@name-number.json"},
+	 "name-number.json': \"name\" is not a string"},
 	{"profile_empty_name", {"cost", "--all", "--profile", ""}, "--profile '': expected numa1, numa2 or a profile FILE"},
+	// The compiler a kernel tree is built with: CC as given, or an error.
+	{"cc_missing", {"--kernel", kernel_tree, "list"},
+	 "CC '/nonexistent': not found; expected the path or PATH name of an executable C compiler", {"CC=/nonexistent"}},
+	{"cc_not_executable", {"--kernel", kernel_tree, "list"}, "a-file': not an executable file; expected", {"CC=@a-file"}},
+	{"cc_with_arguments", {"--kernel", kernel_tree, "list"}, "CC 'cc -O2': not found; expected", {"CC=cc -O2"}},
 	{"report_out_is_a_file", {"report", "--out", "@a-file", "--cases", "1"}, "a-file: cannot create it"},
 };
 
@@ -231,9 +278,19 @@ TEST_P(cli_bad_input, is_one_line_and_exit_2)
 	std::vector<std::string> args;
 	for (const std::string& a : GetParam().args)
 		args.push_back(expand(a));
+	// A build that should have been refused lands in the scratch cache.
+	::setenv("PTESPEC_CACHE", (scratch() / "cache").c_str(), 1);
+	std::vector<std::string> names;
+	for (const std::string& e : GetParam().env) {
+		const std::string v = expand(e);
+		names.push_back(v.substr(0, v.find('=')));
+		::setenv(names.back().c_str(), v.substr(v.find('=') + 1).c_str(), 1);
+	}
 	const auto t0 = std::chrono::steady_clock::now();
 	const outcome o = run_ptespec(args);
 	const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	for (const std::string& n : names)
+		::unsetenv(n.c_str());
 	expect_one_line_usage_error(o, expand(GetParam().needle));
 	EXPECT_LT(secs, 5.0) << o.show();
 }
@@ -256,6 +313,19 @@ TEST(cli_good_input, dontneed_is_the_name_of_munmap_in_cost)
 	const outcome b = run_ptespec({"cost", "--strategy", "mainline", "--scenario", "munmap", "--json"});
 	ASSERT_EQ(a.status, 0) << a.show();
 	EXPECT_EQ(a.out, b.out);
+}
+
+// The largest --folios the help offers runs in seconds, not hours: the cost
+// model was quadratic in folios (8192: 55 s, 4.3 GB) before its checked
+// preflight ran on a few folios only.
+TEST(cli_good_input, cost_at_the_most_folios_takes_seconds)
+{
+	const auto t0 = std::chrono::steady_clock::now();
+	const outcome o = run_ptespec({"cost", "--all", "--folios", "65536"});
+	const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	ASSERT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("65536 folios"), std::string::npos) << o.out;
+	EXPECT_LT(secs, 20.0);
 }
 
 // The processes whose process group is `pgid`, from /proc.

@@ -360,12 +360,16 @@ TEST(kernel_cli, no_c_compiler_is_said_so)
 	const char* path = getenv("PATH");
 	const std::string saved = path ? path : "";
 	setenv("PATH", "/nonexistent", 1);
-	setenv("CC", "/nonexistent/cc", 1);
+	// CC unset: a CC that names nothing is refused as such (bad_input_test).
+	const char* cc = getenv("CC");
+	const std::string saved_cc = cc ? cc : "";
+	unsetenv("CC");
 	const fs::path t = copy_tree("no-cc");	// a fresh tree: its modules are not cached
 	edit(t, "arch/arm64/mm/contpte.c", "bool young = false;", "bool young = false; /* no compiler */");
 	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
 	setenv("PATH", saved.c_str(), 1);
-	unsetenv("CC");
+	if (cc)
+		setenv("CC", saved_cc.c_str(), 1);
 	expect_one_line_usage_error(o, "no C compiler found");
 }
 

@@ -3,7 +3,7 @@
 // The failing rows are the negative controls: they show the properties can
 // fail, found by checking (the checker never sees a strategy's name).  The
 // verdicts were established by `ptespec test --all --seed 1 --cases 2000`;
-// README "What the tool found" explains each failure with its
+// docs/thread.md ("What the tool found") explains each failure with its
 // counterexample.  If a verdict here changes, the tool's finding changed:
 // re-run that command and update both.
 //
