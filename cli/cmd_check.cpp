@@ -73,6 +73,20 @@ int run_check(const check_cli& c)
 	const proofs::prove_options o = c.proof.options();
 	const mm::caller& via = caller_of(c.caller);
 	const bool other_caller = &via != &mm::core_mm();
+	// A report written from this table: refused now, not after the run.
+	std::optional<report_cli> rc;
+	std::string gnuplot;
+	if (!c.report.empty()) {
+		if (grans.size() != 1)
+			throw usage_error("--report with more than one granule: expected one (a report's proofs are of one "
+					  "granule)");
+		if (!c.proof.obligations.empty())
+			throw usage_error("--report with --obligation: expected the report's own obligations (every "
+					  "default family); run 'ptespec report' for those alone");
+		rc = report_cli{c.report, c.cases, c.seed, c.hw, c.caller, c.mprotect, 256, std::string(to_string(grans[0])),
+				c.proof.jobs, c.sel.all ? std::vector<std::string>{} : c.sel.names};
+		gnuplot = report_prerequisites(*rc);
+	}
 	if (!c.json) {
 		const std::string with = c.mprotect ? ", with mprotect" : "";
 		if (other_caller)
@@ -97,20 +111,6 @@ int run_check(const check_cli& c)
 				   "access/dirty itself)\n",
 				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
 		std::fflush(stdout);
-	}
-	// A report written from this table: refused now, not after the run.
-	std::optional<report_cli> rc;
-	std::string gnuplot;
-	if (!c.report.empty()) {
-		if (grans.size() != 1)
-			throw usage_error("--report with more than one granule: expected one (a report's proofs are of one "
-					  "granule)");
-		if (!c.proof.obligations.empty())
-			throw usage_error("--report with --obligation: expected the report's own obligations (every "
-					  "default family); run 'ptespec report' for those alone");
-		rc = report_cli{c.report, c.cases, c.seed, c.hw, c.caller, c.mprotect, 256, std::string(to_string(grans[0])),
-				c.proof.jobs, c.sel.all ? std::vector<std::string>{} : c.sel.names};
-		gnuplot = report_prerequisites(*rc);
 	}
 	progress_line where("check");
 	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect},

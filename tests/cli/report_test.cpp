@@ -11,6 +11,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+std::string without_times(const std::string& s)
+{
+	return std::regex_replace(s, std::regex("[0-9]+\\.[0-9]+"), "#");
+}
+
 // The "cells: N passed, N failed, N undecided" line of an output.
 std::string cells_line(const std::string& out)
 {
@@ -54,6 +59,21 @@ TEST(cli_report, a_report_of_two_strategies_says_what_check_says_and_draws_a_cha
 	ASSERT_FALSE(cells_line(c.out).empty()) << c.out;
 	EXPECT_EQ(cells_line(md), cells_line(c.out)) << md << "\n---\n" << c.out;
 	EXPECT_EQ(cells_line(o.out), cells_line(c.out)) << o.out;
+
+	// check --report writes the same verdicts and proofs from the table it
+	// printed, without a second run, and prints what check prints.
+	const fs::path from_check = fs::path(tmpl) / "from-check";
+	std::vector<std::string> check_report = check;
+	check_report.insert(check_report.end(), {"--report", from_check.string()});
+	const outcome cr = run_ptespec(check_report);
+	EXPECT_EQ(cr.status, 1) << cr.show();
+	EXPECT_NE(cr.out.find("wrote " + (from_check / "report.md").string()), std::string::npos) << cr.out;
+	EXPECT_EQ(without_times(cr.out.substr(0, cr.out.find("wrote "))),
+		  without_times(c.out.substr(0, cr.out.find("wrote "))));
+	const std::string md2 = slurp((from_check / "report.md").string());
+	const auto before_cost = [](const std::string& m) { return without_times(m.substr(0, m.find("## Cost of exit()"))); };
+	ASSERT_NE(md2.find("## Cost of exit()"), std::string::npos) << md2;
+	EXPECT_EQ(before_cost(md2), before_cost(md)) << md2 << "\n---\n" << md;
 
 	// The chart's script names its files relatively: moved, it draws again.
 	const std::string gp = slurp((dir / "cost.gp").string());
