@@ -110,6 +110,8 @@ int run_check(const check_cli& c)
 			fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model hardware that manages "
 				   "access/dirty itself)\n",
 				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
+		if (const std::string nr = not_run_line(c.mprotect, c.hw); !nr.empty())
+			fmt::print("{}", wrapped_text(nr, 2));
 		std::fflush(stdout);
 	}
 	progress_line where("check");

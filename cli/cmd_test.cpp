@@ -158,6 +158,8 @@ int run_test(const test_options& t)
 			fmt::print("hardware {}\n", to_string(t.hw));
 		if (other_caller)
 			fmt::print("caller {}: {}\n", via.info().name, via.info().description);
+		if (const std::string nr = not_run_line(t.mprotect, t.hw); !nr.empty())
+			fmt::print("{}", wrapped_text(nr, 2));
 		if (t.adversarial) {
 			fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
 			for (const char* rule : adversarial_rules)

@@ -166,6 +166,23 @@ CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect)
 			    "commands");
 }
 
+std::string not_run_line(bool mprotect, const hardware_options& hw)
+{
+	std::vector<std::string> missing;
+	if (!mprotect)
+		missing.push_back("the mprotect caller (--mprotect)");
+	if (!hw.bbml2_noabort)
+		missing.push_back("BBML2 hardware (--hardware bbml2)");
+	if (!hw.one_cpu)
+		missing.push_back("a single CPU (--hardware one-cpu)");
+	if (!hw.no_hafdbs)
+		missing.push_back("hardware without HAFDBS (--hardware no-hafdbs)");
+	std::string out;
+	for (const std::string& m : missing)
+		out += (out.empty() ? "" : ", ") + m;
+	return out.empty() ? "" : "not run: " + out;
+}
+
 CLI::Option* add_jobs(CLI::App& sub, unsigned& jobs, std::string_view what)
 {
 	return add_once(

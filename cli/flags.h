@@ -62,6 +62,12 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 // caller joins the commands.
 CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect);
 
+// What the sampled cases of a run did not exercise because an option was not
+// given -- "not run: the mprotect caller (--mprotect), BBML2 hardware
+// (--hardware bbml2), ..." -- or "" when every option ran.  A `holds`
+// speaks only for what ran.
+std::string not_run_line(bool mprotect, const hardware_options& hw);
+
 // Declares --jobs N, 1 to 64: how many child processes run `what` at once
 // (0, when it is not given, means one per core).  More would not fit one
 // machine's memory: a prover's child holds a Z3 context.
