@@ -27,7 +27,12 @@ TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
 	EXPECT_EQ(o.status, 0) << o.show();
 	EXPECT_EQ(o.out.rfind("seed 7\nhardware bbml2\n", 0), 0u) << o.out;
 	const outcome plain = run_ptespec({"test", "--strategy", "mainline", "--seed", "7", "--cases", "30"});
-	EXPECT_EQ(plain.out.find("hardware"), std::string::npos) << plain.out;
+	EXPECT_EQ(plain.out.find("\nhardware "), std::string::npos) << plain.out;
+	// What did not run is said, and what an option added is not.
+	EXPECT_NE(plain.out.find("not run: the mprotect caller (--mprotect), BBML2 hardware (--hardware bbml2)"),
+		  std::string::npos)
+		<< plain.out;
+	EXPECT_NE(o.out.find("not run: the mprotect caller (--mprotect), a single CPU"), std::string::npos) << o.out;
 }
 
 // Every placement of an event in a fork that cuts a folded run, whose
