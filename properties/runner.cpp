@@ -271,8 +271,15 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	ce.hist = hist;
 	ce.hint = h.failed_hint();
 	const bool other_caller = o.caller && o.caller != &mm::core_mm();
-	ce.reproduce = fmt::format("ptespec{} test --strategy {} --property {} --granule {}{}{} --seed {} --cases {}{}{}",
-				   loading_flag(s.info()), s.info().name, to_string(p), to_string(o.gran),
+	// A caller from a plugin is loaded as a strategy from one is, unless the
+	// strategy's plugin brings it too.
+	const std::string& caller_origin = other_caller ? o.caller->info().origin : s.info().origin;
+	const std::string load_caller =
+		caller_origin == "builtin" || caller_origin == "in-tree" || caller_origin == s.info().origin
+			? ""
+			: " --plugin " + caller_origin;
+	ce.reproduce = fmt::format("ptespec{}{} test --strategy {} --property {} --granule {}{}{} --seed {} --cases {}{}{}",
+				   loading_flag(s.info()), load_caller, s.info().name, to_string(p), to_string(o.gran),
 				   hardware_flag(o.hw), other_caller ? " --caller " + o.caller->info().name : "",
 				   o.seed, o.cases, o.adversarial ? " --adversarial" : "", o.mprotect ? " --mprotect" : "");
 	return ce;
