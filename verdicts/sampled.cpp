@@ -73,8 +73,14 @@ std::vector<sampled_cell> run_sampled(const std::vector<sampled_job>& list, unsi
 	std::vector<os::child_job> children;
 	for (const sampled_job& j : list)
 		children.push_back({[&j](int) {
-					    const sampled_cell c = run_one(j);
-					    return nlohmann::json{{"result", to_wire(c.r)}, {"agreement", c.agreement}}.dump();
+					    // Bad input found only while running (a plugin's or a
+					    // tree's) stays bad input, exit 2, as in a serial run.
+					    try {
+						    const sampled_cell c = run_one(j);
+						    return nlohmann::json{{"result", to_wire(c.r)}, {"agreement", c.agreement}}.dump();
+					    } catch (const usage_error& e) {
+						    return nlohmann::json{{"usage_error", e.what()}}.dump();
+					    }
 				    },
 				    // The longest first: cases times the run's length.
 				    static_cast<double>(j.o.cases) * static_cast<double>(cont_ptes_of(j.o.gran))});
@@ -87,6 +93,8 @@ std::vector<sampled_cell> run_sampled(const std::vector<sampled_job>& list, unsi
 			throw internal_error(fmt::format("the process running {} {}", who, os::describe(e, 0)));
 		try {
 			const nlohmann::json c = nlohmann::json::parse(e.out);
+			if (c.contains("usage_error"))
+				throw usage_error(c.at("usage_error").get<std::string>());
 			out[k] = {result_from_wire(c.at("result").get<std::string>()), c.at("agreement").get<std::string>()};
 		} catch (const nlohmann::json::exception& x) {
 			throw internal_error(fmt::format("the process running {} sent back: {}", who, x.what()));
