@@ -66,54 +66,114 @@ nlohmann::json refuted_by(const std::vector<proofs::proof_result>& proved, const
 	return out;
 }
 
+// The report --report asks for, checked against what the table will be.
+std::optional<report_cli> report_of(const check_cli& c, const std::vector<granule>& grans)
+{
+	if (c.report.empty())
+		return std::nullopt;
+	if (grans.size() != 1)
+		throw usage_error("--report with more than one granule: expected one (a report's proofs are of one "
+				  "granule)");
+	if (!c.proof.obligations.empty())
+		throw usage_error("--report with --obligation: expected the report's own obligations (every "
+				  "default family); run 'ptespec report' for those alone");
+	return report_cli{c.report, c.cases, c.seed, c.hw, c.caller, c.mprotect, 256, std::string(to_string(grans[0])),
+			  c.proof.jobs, c.sel.all ? std::vector<std::string>{} : c.sel.names};
+}
+
+// The seed line: what the cases were and what the proofs model, or why
+// nothing is proved; then what the cases did not run.
+void print_header(const check_cli& c, const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
+		  const proofs::prove_options& o, const mm::caller& via)
+{
+	const bool other_caller = &via != &mm::core_mm();
+	const std::string with = c.mprotect ? ", with mprotect" : "";
+	if (other_caller)
+		fmt::print("seed {}{}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed, with,
+			   via.info().name, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+			   cases_text(grans, c.cases));
+	else if (std::none_of(strategies.begin(), strategies.end(),
+			      [&o](const strategy* s) { return verdicts::proves(*s, o); }))
+		fmt::print("seed {}{}, {}{}; proofs: none (a kernel tree is proved only for the obligations "
+			   "--obligation names)\n",
+			   c.seed, with, c.hw.is_default() ? "" : "hardware " + to_string(c.hw) + ", ",
+			   cases_text(grans, c.cases));
+	else if (c.hw.is_default())
+		fmt::print("seed {}{}, {}; proofs: any number of hardware events per gap\n", c.seed, with,
+			   cases_text(grans, c.cases));
+	else if (!c.hw.no_hafdbs)
+		fmt::print("seed {}{}, hardware {}, {}; proofs: on the same hardware, any number of hardware "
+			   "events per gap\n",
+			   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
+	else
+		fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model hardware that manages "
+			   "access/dirty itself)\n",
+			   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
+	if (const std::string nr = not_run_line(c.mprotect, c.hw); !nr.empty())
+		fmt::print("{}", wrapped_text(nr, 2));
+	std::fflush(stdout);
+}
+
+// The --json document (docs/json.md).
+void print_json(const check_cli& c, const verdict_table& vt)
+{
+	const std::vector<cell>& cells = vt.cells;
+	const std::vector<proofs::proof_result>& proved = vt.proofs;
+	const std::size_t* n = vt.counts;
+	nlohmann::json list = nlohmann::json::array();
+	for (std::size_t i = 0; i < cells.size(); i++) {
+		const cell& x = cells[i];
+		nlohmann::json j{{"strategy", x.test.strategy},
+				 {"property", to_string(x.test.prop)},
+				 {"granule", to_string(x.gran)},
+				 {"test", to_string(x.test.v)},
+				 {"proof", x.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(x.proof)},
+				 {"verdict", x.word}};
+		if (x.proof == "partly proved")
+			j["proof_covers"] = x.proof_covers;
+		if (x.test.v == verdict::fails)
+			j["reproduce"] = x.test.ce.reproduce;
+		if (!x.agreement.empty())
+			j["agreement"] = x.agreement;
+		j["counterexample"] =
+			x.test.v == verdict::fails ? sampled_counterexample_json(x.test) : nlohmann::json(nullptr);
+		j["refuted_by"] = refuted_by(proved, x);
+		list.push_back(std::move(j));
+	}
+	nlohmann::json proof_list = nlohmann::json::array();
+	for (const auto& r : proved)
+		proof_list.push_back(proof_json(r));
+	nlohmann::json out{{"schema", json_schema},
+			   {"command", "check"},
+			   {"seed", c.seed},
+			   {"hardware", to_string(c.hw)},
+			   {"cases", c.cases > 0 ? nlohmann::json(c.cases) : nlohmann::json("default")},
+			   {"results", list},
+			   {"proofs", proof_list},
+			   {"totals",
+			    {{"passed", n[0]},
+			     {"failed", n[1]},
+			     {"undecided", n[2]},
+			     {"not_applicable", n[3]},
+			     {"helper_laws_proved", vt.laws_proved},
+			     {"helper_laws_refuted", vt.laws_refuted},
+			     {"helper_laws_unknown", vt.laws_unknown}}}};
+	if (c.mprotect)
+		out["mprotect"] = true;
+	fmt::print("{}\n", out.dump(2));
+}
+
 int run_check(const check_cli& c)
 {
 	const std::vector<strategy*> strategies = c.sel.resolve();
 	const std::vector<granule> grans = c.proof.grans();
 	const proofs::prove_options o = c.proof.options();
 	const mm::caller& via = caller_of(c.caller);
-	const bool other_caller = &via != &mm::core_mm();
 	// A report written from this table: refused now, not after the run.
-	std::optional<report_cli> rc;
-	std::string gnuplot;
-	if (!c.report.empty()) {
-		if (grans.size() != 1)
-			throw usage_error("--report with more than one granule: expected one (a report's proofs are of one "
-					  "granule)");
-		if (!c.proof.obligations.empty())
-			throw usage_error("--report with --obligation: expected the report's own obligations (every "
-					  "default family); run 'ptespec report' for those alone");
-		rc = report_cli{c.report, c.cases, c.seed, c.hw, c.caller, c.mprotect, 256, std::string(to_string(grans[0])),
-				c.proof.jobs, c.sel.all ? std::vector<std::string>{} : c.sel.names};
-		gnuplot = report_prerequisites(*rc);
-	}
-	if (!c.json) {
-		const std::string with = c.mprotect ? ", with mprotect" : "";
-		if (other_caller)
-			fmt::print("seed {}{}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed, with,
-				   via.info().name, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
-				   cases_text(grans, c.cases));
-		else if (std::none_of(strategies.begin(), strategies.end(),
-				      [&o](const strategy* s) { return verdicts::proves(*s, o); }))
-			fmt::print("seed {}{}, {}{}; proofs: none (a kernel tree is proved only for the obligations "
-				   "--obligation names)\n",
-				   c.seed, with, c.hw.is_default() ? "" : "hardware " + to_string(c.hw) + ", ",
-				   cases_text(grans, c.cases));
-		else if (c.hw.is_default())
-			fmt::print("seed {}{}, {}; proofs: any number of hardware events per gap\n", c.seed, with,
-				   cases_text(grans, c.cases));
-		else if (!c.hw.no_hafdbs)
-			fmt::print("seed {}{}, hardware {}, {}; proofs: on the same hardware, any number of hardware "
-				   "events per gap\n",
-				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
-		else
-			fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model hardware that manages "
-				   "access/dirty itself)\n",
-				   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
-		if (const std::string nr = not_run_line(c.mprotect, c.hw); !nr.empty())
-			fmt::print("{}", wrapped_text(nr, 2));
-		std::fflush(stdout);
-	}
+	const std::optional<report_cli> rc = report_of(c, grans);
+	const std::string gnuplot = rc ? report_prerequisites(*rc) : "";
+	if (!c.json)
+		print_header(c, strategies, grans, o, via);
 	progress_line where("check");
 	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
 						  [&where](const std::string& what) { where.update(what); });
@@ -125,47 +185,7 @@ int run_check(const check_cli& c)
 	const std::size_t failed = vt.failed(), undecided = vt.undecided();
 
 	if (c.json) {
-		nlohmann::json list = nlohmann::json::array();
-		for (std::size_t i = 0; i < cells.size(); i++) {
-			const cell& x = cells[i];
-			nlohmann::json j{{"strategy", x.test.strategy},
-					 {"property", to_string(x.test.prop)},
-					 {"granule", to_string(x.gran)},
-					 {"test", to_string(x.test.v)},
-					 {"proof", x.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(x.proof)},
-					 {"verdict", x.word}};
-			if (x.proof == "partly proved")
-				j["proof_covers"] = x.proof_covers;
-			if (x.test.v == verdict::fails)
-				j["reproduce"] = x.test.ce.reproduce;
-			if (!x.agreement.empty())
-				j["agreement"] = x.agreement;
-			j["counterexample"] =
-				x.test.v == verdict::fails ? sampled_counterexample_json(x.test) : nlohmann::json(nullptr);
-			j["refuted_by"] = refuted_by(proved, x);
-			list.push_back(std::move(j));
-		}
-		nlohmann::json proof_list = nlohmann::json::array();
-		for (const auto& r : proved)
-			proof_list.push_back(proof_json(r));
-		nlohmann::json out{{"schema", json_schema},
-				   {"command", "check"},
-				   {"seed", c.seed},
-				   {"hardware", to_string(c.hw)},
-				   {"cases", c.cases > 0 ? nlohmann::json(c.cases) : nlohmann::json("default")},
-				   {"results", list},
-				   {"proofs", proof_list},
-				   {"totals",
-				    {{"passed", n[0]},
-				     {"failed", n[1]},
-				     {"undecided", n[2]},
-				     {"not_applicable", n[3]},
-				     {"helper_laws_proved", laws_proved},
-				     {"helper_laws_refuted", laws_refuted},
-				     {"helper_laws_unknown", laws_unknown}}}};
-		if (c.mprotect)
-			out["mprotect"] = true;
-		fmt::print("{}\n", out.dump(2));
+		print_json(c, vt);
 		return exit_for(failed, undecided);
 	}
 
