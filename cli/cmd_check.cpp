@@ -77,8 +77,18 @@ std::optional<report_cli> report_of(const check_cli& c, const std::vector<granul
 	if (!c.proof.obligations.empty())
 		throw usage_error("--report with --obligation: expected the report's own obligations (every "
 				  "default family); run 'ptespec report' for those alone");
-	return report_cli{c.report, c.cases, c.seed, c.hw, c.caller, c.mprotect, 256, std::string(to_string(grans[0])),
-			  c.proof.jobs, c.sel.all ? std::vector<std::string>{} : c.sel.names};
+	report_cli r;	// the cost section's folios as report's default
+	r.out = c.report;
+	r.cases = c.cases;
+	r.seed = c.seed;
+	r.hw = c.hw;
+	r.caller = c.caller;
+	r.mprotect = c.mprotect;
+	r.proof_granule = to_string(grans[0]);
+	r.jobs = c.proof.jobs;
+	if (!c.sel.all)
+		r.names = c.sel.names;
+	return r;
 }
 
 // The seed line: what the cases were and what the proofs model, or why
@@ -130,7 +140,7 @@ void print_json(const check_cli& c, const verdict_table& vt)
 				 {"proof", x.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(x.proof)},
 				 {"verdict", x.word}};
 		if (x.proof == "partly proved")
-			j["proof_covers"] = x.proof_covers;
+			j["proof_covers"] = x.proof_covers.whole();
 		if (x.test.v == verdict::fails)
 			j["reproduce"] = x.test.ce.reproduce;
 		if (!x.agreement.empty())
@@ -229,9 +239,9 @@ int run_check(const check_cli& c)
 	std::map<std::string, std::vector<std::string>> gaps;
 	for (const cell& x : cells)
 		if (x.proof == "partly proved") {
-			partial.insert(fmt::format("[{}] {}: {}", to_string(x.gran), to_string(x.test.prop), x.proof_covers_brief));
-			if (!x.invariant_gap.empty()) {
-				std::vector<std::string>& who = gaps[fmt::format("[{}] {}", to_string(x.gran), x.invariant_gap)];
+			partial.insert(fmt::format("[{}] {}: {}", to_string(x.gran), to_string(x.test.prop), x.proof_covers.covered));
+			if (!x.proof_covers.gap.empty()) {
+				std::vector<std::string>& who = gaps[fmt::format("[{}] {}", to_string(x.gran), x.proof_covers.gap)];
 				if (std::find(who.begin(), who.end(), x.test.strategy) == who.end())
 					who.push_back(x.test.strategy);
 			}

@@ -105,8 +105,8 @@ std::string verdict_section(const report_cli& c, const verdict_table& vt)
 	md += "\n```\n" + legend(used) + "```\n";
 	std::set<std::string> partial;
 	for (const cell& x : vt.cells)
-		if (!x.proof_covers.empty())
-			partial.insert(fmt::format("- {}: {}", to_string(x.test.prop), x.proof_covers));
+		if (!x.proof_covers.covered.empty())
+			partial.insert(fmt::format("- {}: {}", to_string(x.test.prop), x.proof_covers.whole()));
 	if (!partial.empty())
 		md += "\nWhat the partial proofs covered:\n\n";
 	for (const std::string& l : partial)

@@ -172,19 +172,18 @@ int run_test(const test_options& t)
 	std::map<std::string, branch_coverage> coverage;	// per strategy, over its properties and granules
 	std::map<std::string, word_coverage> words;	// the same, for the fields of the words it met
 	std::vector<granule> result_gran;
+	run_options every;	// what every cell shares
+	every.hw = t.hw;
+	every.seed = seed;
+	every.adversarial = t.adversarial;
+	every.caller = &via;
+	every.mprotect = t.mprotect;
 	for (granule g : grans) {
 		for (strategy* s : strategies) {
 			for (property p : props) {
-				verdicts::sampled_job j;
-				j.s = s;
-				j.p = p;
+				verdicts::sampled_job j{s, p, every, false, {}};	// no re-judgement: test proves nothing
 				j.o.gran = g;
-				j.o.hw = t.hw;
-				j.o.seed = seed;
 				j.o.cases = cases_for(g, p, t.cases);
-				j.o.adversarial = t.adversarial;
-				j.o.caller = &via;
-				j.o.mprotect = t.mprotect;
 				if (t.coverage) {	// recorded in this process: the cells run here, one after another
 					j.o.coverage = &coverage[s->info().name];
 					j.o.words = &words[s->info().name];
@@ -197,14 +196,8 @@ int run_test(const test_options& t)
 	const auto t0 = std::chrono::steady_clock::now();
 	std::vector<property_result> results;
 	for (verdicts::sampled_cell& c :
-	     verdicts::run_sampled(jobs, t.jobs ? t.jobs : verdicts::default_jobs(), [&](const verdicts::sampled_status& st) {
-		     std::string line = fmt::format("{} of {} ended", st.ended, jobs.size());
-		     for (std::size_t k = 0; k < st.running.size(); k++) {
-			     const verdicts::sampled_job& j = jobs[st.running[k]];
-			     line += fmt::format("{} {} {} {}", k == 0 ? "; running" : ",", to_string(j.o.gran),
-						 j.s->info().name, to_string(j.p));
-		     }
-		     progress.update(line);
+	     verdicts::run_sampled(jobs, t.jobs, [&](const verdicts::sampled_status& st) {
+		     progress.update(verdicts::status_text(jobs, st));
 	     }))
 		results.push_back(std::move(c.r));
 	progress.clear();

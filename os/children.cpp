@@ -15,6 +15,7 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 namespace ptespec::os {
 
@@ -264,12 +265,16 @@ bool read_result(child& c)
 
 } // namespace
 
+unsigned jobs_or_cores(unsigned asked)
+{
+	return asked ? asked : std::max(1u, std::thread::hardware_concurrency());
+}
+
 void run_children(const std::vector<child_job>& jobs, unsigned parallel, double wall_seconds,
 		  const std::function<void(std::size_t, child_end)>& ended,
 		  const std::function<void(std::size_t, const std::vector<running_child>&)>& tick)
 {
-	if (parallel == 0)
-		parallel = 1;
+	parallel = jobs_or_cores(parallel);
 	std::vector<std::optional<child_end>> ends(jobs.size());
 	std::vector<child> running;
 	// The heaviest first: a long job started last would run alone at the end.
@@ -283,9 +288,7 @@ void run_children(const std::vector<child_job>& jobs, unsigned parallel, double 
 		ends[job] = std::move(e);
 		over++;
 		for (; heard < jobs.size() && ends[heard]; heard++) {
-			child_end out = std::move(*ends[heard]);
-			ends[heard]->out.clear();
-			ended(heard, std::move(out));
+			ended(heard, std::move(*ends[heard]));
 		}
 	};
 	const stop_handlers handlers;

@@ -49,7 +49,11 @@ struct running_child {
 	double seconds = 0;
 };
 
-// Runs every job in a child process, up to `parallel` at once (0: one),
+// `asked`, or one per core (at least one) when it is 0: what a --jobs flag
+// that was not given means.
+unsigned jobs_or_cores(unsigned asked);
+
+// Runs every job in a child process, up to jobs_or_cores(parallel) at once,
 // heaviest first; a child that runs longer than `wall_seconds` is killed.
 // `ended` hears each job in job order, as soon as it and every job before
 // it have ended, so whatever it prints comes in one order on every run; an

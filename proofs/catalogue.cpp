@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -62,11 +61,10 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 				jobs.push_back({s->info().name, ob.names, g, [s, ob] { return run_obligation(*s, ob); },
 						weight * static_cast<double>(ob.names.size())});
 	}
-	const unsigned parallel = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
 	std::function<void(const isolated_status&)> heard;
 	if (progress)
 		heard = [&progress](const isolated_status& st) { progress(status_text(st)); };
-	return run_isolated(jobs, parallel, o.wall_seconds, done, heard);
+	return run_isolated(jobs, o.jobs, o.wall_seconds, done, heard);
 }
 
 std::vector<property> covered_properties(const proof_result& r)
@@ -191,8 +189,7 @@ std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, g
 	return all_calls && cv.every_table && cv.every_place ? "proved" : "partly proved";
 }
 
-std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
-			   bool with_invariant_gap)
+coverage_text proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p)
 {
 	const coverage cv = coverage_of(rs, s, g, p);
 	std::string ran, missing;
@@ -208,22 +205,17 @@ std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& 
 	std::string tables;
 	for (const std::string& t : cv.tables)
 		tables += fmt::format("{}{}", tables.empty() ? "" : "; ", t);
-	const std::string gap = cv.every_table || !with_invariant_gap ? "" : invariant_gap(rs, s, g);
-	return fmt::format("proved for {} by {}; not covered: {}{}{}{}", ran.empty() ? "no call" : ran, tables,
-			   missing.empty() ? "no other call" : missing,
-			   cv.every_table ? "" : ", and every other table the callers reach",
-			   cv.every_place || !cv.every_table ? ""
-							     : ", and the entries and ranges between those tried (a "
-							       "longer table, a batch over more runs)",
-			   gap.empty() ? "" : " (" + gap + ")");
-}
-
-std::string invariant_gap(const std::vector<proof_result>& rs, const strategy& s, granule g)
-{
 	std::string open;
-	for (call_kind k : not_inductive_for(rs, s, g))
-		open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
-	return open.empty() ? "" : "the invariant of reachable tables is not proved inductive for " + open;
+	if (!cv.every_table)
+		for (call_kind k : not_inductive_for(rs, s, g))
+			open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
+	return {fmt::format("proved for {} by {}; not covered: {}{}{}", ran.empty() ? "no call" : ran, tables,
+			    missing.empty() ? "no other call" : missing,
+			    cv.every_table ? "" : ", and every other table the callers reach",
+			    cv.every_place || !cv.every_table ? ""
+							      : ", and the entries and ranges between those tried (a "
+								"longer table, a batch over more runs)"),
+		open.empty() ? "" : "the invariant of reachable tables is not proved inductive for " + open};
 }
 
 } // namespace ptespec::proofs

@@ -53,15 +53,16 @@ std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, co
 std::string proof_word(const std::vector<proof_result>& rs, const strategy& s, granule g, property p);
 
 // For a "partly proved" word: what the proofs covered and what they did
-// not, in one line ("get_and_clear_full_ptes from two folded runs ...;
-// not covered: wrprotect_ptes, ..."), ending with invariant_gap() in
-// parentheses unless told not to (a table that prints it once for all).
-std::string proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p,
-			   bool with_invariant_gap = true);
-// Why the proofs stop at the tables they tried: "the invariant of reachable
-// tables is not proved inductive for set_ptes, ..." (not_inductive_for), or
-// "" when it is proved for every call s has.  The same for every property
-// of s at g.
-std::string invariant_gap(const std::vector<proof_result>& rs, const strategy& s, granule g);
+// not ("get_and_clear_full_ptes from two folded runs ...; not covered:
+// wrprotect_ptes, ..."), and, when that stops short of every table the
+// callers reach, why: "the invariant of reachable tables is not proved
+// inductive for set_ptes, ..." (not_inductive_for; the same for every
+// property of s at g, so a table can print it once for all).
+struct coverage_text {
+	std::string covered, gap;
+	// Both in one line, the gap in parentheses.
+	std::string whole() const { return gap.empty() ? covered : covered + " (" + gap + ")"; }
+};
+coverage_text proof_coverage(const std::vector<proof_result>& rs, const strategy& s, granule g, property p);
 
 } // namespace ptespec::proofs

@@ -45,7 +45,8 @@ struct isolated_status {
 	std::vector<running_job> running;
 };
 
-// Runs every job in a child process, up to `parallel` at once, heaviest
+// Runs every job in a child process, up to `parallel` at once (0: one per
+// core), heaviest
 // first; each child that runs longer than `wall_seconds` is killed.
 // Results come back in job order; `done` (may be empty) hears them in job
 // order too, each as soon as its job and every job before it have ended

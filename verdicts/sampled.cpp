@@ -1,7 +1,6 @@
 #include "verdicts/sampled.h"
 
 #include <limits>
-#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -49,17 +48,21 @@ bool stays_here(const sampled_job& j)
 
 } // namespace
 
-unsigned default_jobs()
+std::string status_text(const std::vector<sampled_job>& list, const sampled_status& st)
 {
-	const unsigned n = std::thread::hardware_concurrency();
-	return n == 0 ? 1 : n;
+	std::string line = fmt::format("{} of {} ended", st.ended, st.total);
+	for (std::size_t k = 0; k < st.running.size(); k++) {
+		const sampled_job& j = list[st.running[k]];
+		line += fmt::format("{} {} {} {}", k == 0 ? "; running" : ",", to_string(j.o.gran), j.s->info().name,
+				    to_string(j.p));
+	}
+	return line;
 }
-
 std::vector<sampled_cell> run_sampled(const std::vector<sampled_job>& list, unsigned jobs,
 				      const std::function<void(const sampled_status&)>& progress)
 {
 	std::vector<sampled_cell> out(list.size());
-	bool here = jobs <= 1;
+	bool here = os::jobs_or_cores(jobs) == 1;
 	for (const sampled_job& j : list)
 		here = here || stays_here(j);
 	if (here) {

@@ -39,14 +39,15 @@ struct sampled_status {
 	std::vector<std::size_t> running;	// the jobs running now
 };
 
-// Runs every job, `jobs` at a time (1: one after another in this process;
+// Runs every job, `jobs` at a time (0: one per core; 1: one after another in this process;
 // a job with a coverage recorder always runs here, since what it records
 // stays in this process).  Results in job order.  A re-judgement that
 // contradicts the checker is ptespec's own bug: internal_error.
 std::vector<sampled_cell> run_sampled(const std::vector<sampled_job>& list, unsigned jobs,
 				      const std::function<void(const sampled_status&)>& progress = {});
 
-// One per core (at least one): what --jobs means when it is not given.
-unsigned default_jobs();
+// "3 of 72 ended; running 4k mainline batch-or, 4k simple no-loss": a
+// progress line for run_sampled's status.
+std::string status_text(const std::vector<sampled_job>& list, const sampled_status& st);
 
 } // namespace ptespec::verdicts

@@ -1,5 +1,7 @@
 #include "verdicts/table.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "impl/strategy.h"
@@ -77,45 +79,31 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 	if (prove)	// the helper algebra is proved even with no strategy to prove
 		out.proofs = proofs::prove_all(proved, grans, po, {}, progress);
 
+	run_options every;	// what every cell shares
+	every.hw = t.hw;
+	every.seed = t.seed;
+	every.caller = &via;
+	every.mprotect = t.mprotect;
 	std::vector<sampled_job> jobs;
 	for (granule g : grans)
 		for (strategy* s : strategies)
 			for (property p : all_properties) {
-				sampled_job j;
-				j.s = s;
-				j.p = p;
+				sampled_job j{s, p, every, std::find(proved.begin(), proved.end(), s) != proved.end(), po};
 				j.o.gran = g;
-				j.o.hw = t.hw;
-				j.o.seed = t.seed;
 				j.o.cases = cases_for(g, p, t.cases);
-				j.o.caller = &via;
-				j.o.mprotect = t.mprotect;
-				j.rejudge = prove && proves(*s, po);
-				j.po = po;
 				jobs.push_back(std::move(j));
 			}
 	auto heard = [&](const sampled_status& st) {
-		if (!progress)
-			return;
-		std::string line = fmt::format("test: {} of {} cells ended", st.ended, st.total);
-		for (std::size_t k = 0; k < st.running.size(); k++) {
-			const sampled_job& j = jobs[st.running[k]];
-			line += fmt::format("{} {} {} {}", k == 0 ? "; running" : ",", to_string(j.o.gran), j.s->info().name,
-					    to_string(j.p));
-		}
-		progress(line);
+		if (progress)
+			progress("test: " + status_text(jobs, st));
 	};
-	std::vector<sampled_cell> sampled = run_sampled(jobs, po.jobs ? po.jobs : default_jobs(), heard);
+	std::vector<sampled_cell> sampled = run_sampled(jobs, po.jobs, heard);
 	for (std::size_t k = 0; k < jobs.size(); k++) {
 		const sampled_job& j = jobs[k];
 		cell c = judge_cell(std::move(sampled[k]), j.o.gran,
 				    j.rejudge ? proofs::proof_word(out.proofs, *j.s, j.o.gran, j.p) : "", !j.rejudge);
-		if (c.proof == "partly proved") {
+		if (c.proof == "partly proved")
 			c.proof_covers = proofs::proof_coverage(out.proofs, *j.s, j.o.gran, j.p);
-			c.proof_covers_brief = proofs::proof_coverage(out.proofs, *j.s, j.o.gran, j.p, false);
-			if (c.proof_covers_brief != c.proof_covers)
-				c.invariant_gap = proofs::invariant_gap(out.proofs, *j.s, j.o.gran);
-		}
 		out.counts[static_cast<int>(c.out)]++;
 		out.cells.push_back(std::move(c));
 	}

@@ -34,10 +34,7 @@ struct cell {
 	property_result test;
 	granule gran = granule::k4;
 	std::string proof;	// "", "proved", "partly proved", "refuted", "unknown"
-	std::string proof_covers;	// for "partly proved": what the proofs covered
-	// The same without its last part, and that part (proofs::invariant_gap),
-	// which is one text for every property of the strategy at the granule.
-	std::string proof_covers_brief, invariant_gap;
+	proofs::coverage_text proof_covers;	// for "partly proved": what the proofs covered, and why no more
 	bool sampled_only = false;	// no proof was attempted: the cell is its sampled verdict alone
 	// For a sampled failure that was proved: the proofs' agreement with it
 	// (proofs::judge_agreement): "agrees", "undecided: ...", "outside: ..."

@@ -415,7 +415,7 @@ TEST(proofs, the_batched_young_calls_are_listed_as_not_covered)
 	r.gran = granule::k4;
 	r.verdict = proof_verdict::proved;
 	EXPECT_EQ(proof_word({r}, s, granule::k4, property::per_call), "partly proved");
-	const std::string cov = proof_coverage({r}, s, granule::k4, property::per_call);
+	const std::string cov = proof_coverage({r}, s, granule::k4, property::per_call).whole();
 	const std::string missing = cov.substr(cov.find("not covered: "));
 	EXPECT_NE(missing.find("test_and_clear_young_ptes"), std::string::npos) << cov;
 	EXPECT_NE(missing.find("clear_flush_young_ptes"), std::string::npos) << cov;
@@ -604,7 +604,7 @@ TEST(proofs, proved_needs_the_invariant_inductive_for_every_call)
 	EXPECT_NE(std::find(open.begin(), open.end(), call_kind::set_ptes), open.end());
 	EXPECT_EQ(std::find(open.begin(), open.end(), call_kind::ptep_get), open.end());
 	EXPECT_EQ(proof_word(rs, s, granule::k4, property::isolation), "partly proved");
-	const std::string cov = proof_coverage(rs, s, granule::k4, property::isolation);
+	const std::string cov = proof_coverage(rs, s, granule::k4, property::isolation).whole();
 	EXPECT_NE(cov.find("not proved inductive for set_ptes"), std::string::npos) << cov;
 
 	// With set_ptes' proved too the invariant is inductive for every call,
@@ -618,7 +618,7 @@ TEST(proofs, proved_needs_the_invariant_inductive_for_every_call)
 	rs.push_back(r);
 	EXPECT_TRUE(not_inductive_for(rs, s, granule::k4).empty());
 	EXPECT_EQ(proof_word(rs, s, granule::k4, property::isolation), "partly proved");
-	const std::string places = proof_coverage(rs, s, granule::k4, property::isolation);
+	const std::string places = proof_coverage(rs, s, granule::k4, property::isolation).whole();
 	EXPECT_NE(places.find("not covered: no other call"), std::string::npos) << places;
 	EXPECT_NE(places.find("the entries and ranges between those tried"), std::string::npos) << places;
 }
