@@ -173,33 +173,11 @@ void print_json(const check_cli& c, const verdict_table& vt)
 	fmt::print("{}\n", out.dump(2));
 }
 
-int run_check(const check_cli& c)
+// The table, granule by granule; `used` gathers the words its cells use,
+// for the legend.
+std::string table_text(const std::vector<strategy*>& strategies, const std::vector<cell>& cells,
+		       std::set<std::string>& used)
 {
-	const std::vector<strategy*> strategies = c.sel.resolve();
-	const std::vector<granule> grans = c.proof.grans();
-	const proofs::prove_options o = c.proof.options();
-	const mm::caller& via = caller_of(c.caller);
-	// A report written from this table: refused now, not after the run.
-	const std::optional<report_cli> rc = report_of(c, grans);
-	const std::string gnuplot = rc ? report_prerequisites(*rc) : "";
-	if (!c.json)
-		print_header(c, strategies, grans, o, via);
-	progress_line where("check");
-	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
-						  [&where](const std::string& what) { where.update(what); });
-	where.clear();
-	const std::vector<cell>& cells = vt.cells;
-	const std::vector<proofs::proof_result>& proved = vt.proofs;
-	const std::size_t* n = vt.counts;
-	const std::size_t laws_proved = vt.laws_proved, laws_refuted = vt.laws_refuted, laws_unknown = vt.laws_unknown;
-	const std::size_t failed = vt.failed(), undecided = vt.undecided();
-
-	if (c.json) {
-		print_json(c, vt);
-		return exit_for(failed, undecided);
-	}
-
-	std::set<std::string> used;
 	std::string table;
 	// The name column fits the longest name (a kernel tree's is long).
 	std::size_t width = 16;
@@ -230,11 +208,14 @@ int run_check(const check_cli& c)
 	// No row ends in the spaces that pad its last column.
 	for (std::size_t at; (at = table.find(" \n")) != std::string::npos;)
 		table.erase(at, 1);
-	fmt::print("{}\n{}", table, legend(used));
+	return table;
+}
 
-	// What each partial proof covered: one line per distinct statement, and
-	// why the proofs stop at the tables they tried, once per granule and
-	// reason, naming the strategies it holds for.
+// What each partial proof covered: one line per distinct statement, and why
+// the proofs stop at the tables they tried, once per granule and reason,
+// naming the strategies it holds for.
+void print_partial(const std::vector<cell>& cells)
+{
 	std::set<std::string> partial;
 	std::map<std::string, std::vector<std::string>> gaps;
 	for (const cell& x : cells)
@@ -254,35 +235,67 @@ int run_check(const check_cli& c)
 		fmt::print("\nwhy not every table the callers reach:\n");
 	for (const auto& [line, who] : gaps)
 		fmt::print("{}", wrapped_text(fmt::format("{} ({})", line, fmt::join(who, ", ")), 2));
+}
 
-	for (std::size_t i = 0; i < cells.size(); i++)
-		if (cells[i].test.v == verdict::not_exercised)
-			fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(cells[i].gran), cells[i].test.strategy,
-				   to_string(cells[i].test.prop), cells[i].test.why_not_exercised);
-	for (const auto& r : proved)
+// The cells not exercised, the obligations not proved, and the shortest
+// sampled counterexample of each failing cell, with the proofs'
+// re-judgement of its failing call where one was made.
+void print_details(const verdict_table& vt)
+{
+	const std::vector<cell>& cells = vt.cells;
+	for (const cell& x : cells)
+		if (x.test.v == verdict::not_exercised)
+			fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(x.gran), x.test.strategy,
+				   to_string(x.test.prop), x.test.why_not_exercised);
+	for (const auto& r : vt.proofs)
 		if (r.verdict != proofs::proof_verdict::proved)
 			fmt::print("\n[{}] {} {}: {}{}\n", to_string(r.gran), r.strategy.empty() ? "-" : r.strategy,
 				   r.obligation, to_string(r.verdict),
 				   r.verdict == proofs::proof_verdict::unknown ? " (" + r.detail + ")"
 				   : r.replay.empty()			       ? ""
 									       : ", replay: " + r.replay);
-	// The shortest sampled counterexample of each failing cell.
-	// With the proofs' re-judgement of its failing call, where one was made.
-	for (std::size_t i = 0; i < cells.size(); i++)
-		if (cells[i].test.v == verdict::fails) {
-			fmt::print("\n[{}] {}", to_string(cells[i].gran), format_counterexample(cells[i].test));
-			if (!cells[i].agreement.empty())
+	for (const cell& x : cells)
+		if (x.test.v == verdict::fails) {
+			fmt::print("\n[{}] {}", to_string(x.gran), format_counterexample(x.test));
+			if (!x.agreement.empty())
 				fmt::print("{}", wrapped_text("proofs, from the table the failing call began from: " +
-								      cells[i].agreement,
+								      x.agreement,
 							      2));
 		}
+}
 
+int run_check(const check_cli& c)
+{
+	const std::vector<strategy*> strategies = c.sel.resolve();
+	const std::vector<granule> grans = c.proof.grans();
+	const proofs::prove_options o = c.proof.options();
+	const mm::caller& via = caller_of(c.caller);
+	// A report written from this table: refused now, not after the run.
+	const std::optional<report_cli> rc = report_of(c, grans);
+	const std::string gnuplot = rc ? report_prerequisites(*rc) : "";
+	if (!c.json)
+		print_header(c, strategies, grans, o, via);
+	progress_line where("check");
+	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
+						  [&where](const std::string& what) { where.update(what); });
+	where.clear();
+	if (c.json) {
+		print_json(c, vt);
+		return exit_for(vt.failed(), vt.undecided());
+	}
+	std::set<std::string> used;
+	const std::string table = table_text(strategies, vt.cells, used);
+	fmt::print("{}\n{}", table, legend(used));
+	print_partial(vt.cells);
+	print_details(vt);
 	if (rc)
 		write_report(*rc, vt, gnuplot);
+	const std::size_t* n = vt.counts;
 	fmt::print("\ncells: {} passed, {} failed, {} undecided{}\n", n[0], n[1], n[2],
 		   n[3] ? fmt::format(" ({} n/a)", n[3]) : "");
-	fmt::print("helper laws: {} proved, {} refuted, {} unknown\n", laws_proved, laws_refuted, laws_unknown);
-	return exit_for(failed, undecided);
+	fmt::print("helper laws: {} proved, {} refuted, {} unknown\n", vt.laws_proved, vt.laws_refuted,
+		   vt.laws_unknown);
+	return exit_for(vt.failed(), vt.undecided());
 }
 
 } // namespace

@@ -49,106 +49,112 @@ explore::scenario cost_scenario(const std::string& name)
 				   "explore's");
 }
 
-int run_cost(const cost_cli& c)
+std::vector<explore::cost_profile> profiles_of(const cost_cli& c, std::vector<std::string>& given)
 {
-	using namespace explore;
-	cost_options o;
-	o.scen = cost_scenario(c.scenario);
-	o.gran = parse_granule_flag("--granule", c.granule);
-	o.folios = c.folios;
-	o.hw = c.hw;
-	o.caller = &caller_of(c.caller);
-	const std::vector<std::string> given =
-		c.profiles.empty() ? std::vector<std::string>{"numa1", "numa2"} : c.profiles;
-	std::vector<cost_profile> profiles;
+	given = c.profiles.empty() ? std::vector<std::string>{"numa1", "numa2"} : c.profiles;
+	std::vector<explore::cost_profile> profiles;
 	for (const std::string& p : given)
-		profiles.push_back(load_profile(p));
-	const std::vector<strategy*> chosen = c.sel.resolve();
+		profiles.push_back(explore::load_profile(p));
+	return profiles;
+}
+
+// The rows, the baseline's first; a caller's breach ends the count (counts
+// of calls the arch code may not be given are no strategy's cost: the
+// breach is the result).
+struct counted {
+	explore::cost_row base;
+	std::vector<explore::cost_row> rows;
+	std::optional<std::string> breach;	// the line to print instead
+};
+
+counted count_rows(const explore::cost_options& o, const std::vector<strategy*>& chosen,
+		   const std::vector<explore::cost_profile>& profiles, const std::vector<std::string>& given)
+{
 	// A strategy's count takes seconds at 16K or 64K pages or many folios.
 	progress_line where("cost");
 	where.update(fmt::format("counting nocont, the baseline ({} folios)", o.folios));
-	const cost_row base = measure(registry::global().get("nocont"), o);
-	// Counts of calls the arch code may not be given are no strategy's
-	// cost: the caller's breach is the result.
-	if (base.breach) {
-		where.clear();
-		fmt::print("{}\n", mm::breach_text(*base.breach));
-		return exit_failed;
+	counted out{explore::measure(registry::global().get("nocont"), o), {}, {}};
+	if (out.base.breach) {
+		out.breach = mm::breach_text(*out.base.breach);
+		return out;
 	}
 	// A percentage over a baseline the profile weighs at nothing is 0/0:
 	// refused, not printed as +0.0 %.
 	for (std::size_t k = 0; k < profiles.size(); k++)
-		if (!(profiles[k].weigh(base.counts, base.pages) > 0))
+		if (!(profiles[k].weigh(out.base.counts, out.base.pages) > 0))
 			throw usage_error(fmt::format("--profile '{}': its weights give the nocont baseline of {} a cost of 0; "
 						      "expected a profile with a positive \"page\" or \"read\" weight",
 						      given[k], to_string(o.scen)));
-	std::vector<cost_row> rows;
 	for (strategy* s : chosen) {
-		where.update(fmt::format("counting {} ({} of {})", s->info().name, rows.size() + 1, chosen.size()));
-		rows.push_back(s->info().name == "nocont" ? base : measure(*s, o));
-		if (rows.back().breach) {
-			where.clear();
-			fmt::print("{} (strategy {})\n", mm::breach_text(*rows.back().breach), s->info().name);
-			return exit_failed;
+		where.update(fmt::format("counting {} ({} of {})", s->info().name, out.rows.size() + 1, chosen.size()));
+		out.rows.push_back(s->info().name == "nocont" ? out.base : explore::measure(*s, o));
+		if (out.rows.back().breach) {
+			out.breach = fmt::format("{} (strategy {})", mm::breach_text(*out.rows.back().breach), s->info().name);
+			return out;
 		}
 	}
-	where.clear();
+	return out;
+}
 
-	if (c.json) {
-		nlohmann::json list = nlohmann::json::array();
-		for (const cost_row& r : rows) {
-			nlohmann::json pct;
-			for (const cost_profile& p : profiles)
-				pct[p.name] = percent_over(r, base, p);
-			list.push_back({{"strategy", r.strategy},
-					{"reads", r.counts.reads},
-					{"writes", r.counts.writes},
-					{"atomics", r.counts.atomics},
-					{"tlbi_page", r.counts.tlbi_page},
-					{"tlbi_range", r.counts.tlbi_range},
-					{"tlbi_all", r.counts.tlbi_all},
-					{"calls", r.calls},
-					{"percent_over_baseline", pct}});
-			if (o.hw.no_hafdbs)
-				list.back()["faults"] = r.faults;
-		}
-		nlohmann::json names = nlohmann::json::array();
-		for (const cost_profile& p : profiles)
-			names.push_back(p.name);
-		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
-						  {"command", "cost"},
-						  {"scenario", std::string(to_string(o.scen))},
-						  {"granule", c.granule},
-						  {"hardware", to_string(c.hw)},
-						  {"folios", o.folios},
-						  {"pages", base.pages},
-						  {"baseline", "nocont"},
-						  {"profiles", names},
-						  {"rows", list}}
-					   .dump(2));
-		return exit_ok;
+void print_json(const cost_cli& c, const explore::cost_options& o, const std::vector<explore::cost_profile>& profiles,
+		const counted& n)
+{
+	nlohmann::json list = nlohmann::json::array();
+	for (const explore::cost_row& r : n.rows) {
+		nlohmann::json pct;
+		for (const explore::cost_profile& p : profiles)
+			pct[p.name] = explore::percent_over(r, n.base, p);
+		list.push_back({{"strategy", r.strategy},
+				{"reads", r.counts.reads},
+				{"writes", r.counts.writes},
+				{"atomics", r.counts.atomics},
+				{"tlbi_page", r.counts.tlbi_page},
+				{"tlbi_range", r.counts.tlbi_range},
+				{"tlbi_all", r.counts.tlbi_all},
+				{"calls", r.calls},
+				{"percent_over_baseline", pct}});
+		if (o.hw.no_hafdbs)
+			list.back()["faults"] = r.faults;
 	}
+	nlohmann::json names = nlohmann::json::array();
+	for (const explore::cost_profile& p : profiles)
+		names.push_back(p.name);
+	fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
+					  {"command", "cost"},
+					  {"scenario", std::string(to_string(o.scen))},
+					  {"granule", c.granule},
+					  {"hardware", to_string(c.hw)},
+					  {"folios", o.folios},
+					  {"pages", n.base.pages},
+					  {"baseline", "nocont"},
+					  {"profiles", names},
+					  {"rows", list}}
+				   .dump(2));
+}
 
+void print_text(const cost_cli& c, const explore::cost_options& o, const std::vector<explore::cost_profile>& profiles,
+		const counted& n)
+{
 	fmt::print("cost of {}: {} folios of one run each ({} pages at {}{}), counted on a bare harness\n",
-		   to_string(o.scen), o.folios, base.pages, c.granule,
+		   to_string(o.scen), o.folios, n.base.pages, c.granule,
 		   c.hw.is_default() ? "" : ", hardware " + to_string(c.hw));
-	for (const cost_profile& p : profiles)
+	for (const explore::cost_profile& p : profiles)
 		fmt::print("profile {}: {}\n", p.name, p.description);
 	fmt::print("\n{:<18} {:>8} {:>7} {:>8} {:>9} {:>10} {:>8}", "strategy", "reads", "writes", "atomics",
 		   "tlbi_page", "tlbi_range", "tlbi_all");
-	for (const cost_profile& p : profiles)
+	for (const explore::cost_profile& p : profiles)
 		fmt::print(" {:>9}", p.name);
-	const bool seed = o.scen == scenario::exit;
+	const bool seed = o.scen == explore::scenario::exit;
 	if (seed)
 		fmt::print("  {:>12}", "seed 1N/2N");
 	if (o.hw.no_hafdbs)
 		fmt::print("  {:>7}", "faults");
 	fmt::print("\n");
-	for (const cost_row& r : rows) {
+	for (const explore::cost_row& r : n.rows) {
 		fmt::print("{:<18} {:>8} {:>7} {:>8} {:>9} {:>10} {:>8}", r.strategy, r.counts.reads, r.counts.writes,
 			   r.counts.atomics, r.counts.tlbi_page, r.counts.tlbi_range, r.counts.tlbi_all);
-		for (const cost_profile& p : profiles)
-			fmt::print(" {:>+8.1f}%", percent_over(r, base, p));
+		for (const explore::cost_profile& p : profiles)
+			fmt::print(" {:>+8.1f}%", explore::percent_over(r, n.base, p));
 		if (seed) {
 			const auto f = thread_figure(r.strategy);
 			fmt::print("  {:>12}", f ? fmt::format("+{}%/+{}%", f->first, f->second) : "");
@@ -161,6 +167,28 @@ int run_cost(const cost_cli& c)
 	if (o.hw.no_hafdbs)
 		fmt::print("faults: taken writing every page once after it was mapped old and clean, before the workload "
 			   "(no hardware access/dirty management)\n");
+}
+
+int run_cost(const cost_cli& c)
+{
+	explore::cost_options o;
+	o.scen = cost_scenario(c.scenario);
+	o.gran = parse_granule_flag("--granule", c.granule);
+	o.folios = c.folios;
+	o.hw = c.hw;
+	o.caller = &caller_of(c.caller);
+	std::vector<std::string> given;
+	const std::vector<explore::cost_profile> profiles = profiles_of(c, given);
+	const std::vector<strategy*> chosen = c.sel.resolve();
+	const counted n = count_rows(o, chosen, profiles, given);
+	if (n.breach) {
+		fmt::print("{}\n", *n.breach);
+		return exit_failed;
+	}
+	if (c.json)
+		print_json(c, o, profiles, n);
+	else
+		print_text(c, o, profiles, n);
 	return exit_ok;
 }
 

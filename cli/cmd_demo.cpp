@@ -238,15 +238,10 @@ std::optional<std::string> not_exercised(property p, const transcript& tr)
 	return std::nullopt;
 }
 
-int run_demo(const demo_options& o)
+// The strategy, refused unless it has the calls the demo makes.
+strategy& demo_strategy(const demo_options& o)
 {
-	// Every input is checked before the seed line, so bad usage prints
-	// one line and nothing else.
-	const geometry geo = geometry::of(parse_granule_flag("--granule", o.granule));
-	const std::optional<std::uint64_t> given = o.seed;
 	strategy& s = parse_strategy("--strategy", o.strategy);
-	const mm::caller& via = caller_of(o.caller);
-	const bool other_caller = &via != &mm::core_mm();
 	if (!s.implements(call_kind::set_ptes))
 		throw usage_error(fmt::format("strategy '{}' does not implement set_ptes, which the demo maps with",
 					      s.info().name));
@@ -254,82 +249,52 @@ int run_demo(const demo_options& o)
 		if (!s.implements(k))
 			throw usage_error(fmt::format("strategy '{}' does not implement {}, which the exit teardown needs",
 						      s.info().name, to_string(k)));
+	return s;
+}
 
-	std::random_device rd;
-	const std::uint64_t seed = given ? *given : (std::uint64_t{rd()} << 32) ^ rd();
-	fmt::print("seed {}\n", seed);
+// Folio A fills run 0 exactly, so a strategy that folds can fold it; folio
+// B follows it in physical memory but is another folio, so the teardown's
+// batch must stop at A's end.  Both start old and clean, so every flag in
+// the transcript is the hardware's.
+struct demo_world {
+	geometry geo;
+	std::size_t n;	// entries: two runs
+	folio_extent a, b;
 
-	// Folio A fills run 0 exactly, so a strategy that folds can fold it;
-	// folio B follows it in physical memory but is another folio, so the
-	// teardown's batch must stop at A's end.  Both start old and clean,
-	// so every flag in the transcript is the hardware's.
-	const std::size_t n = 2 * geo.cont_ptes;
-	const folio_extent a{8 * geo.cont_ptes, geo.cont_ptes};
-	const folio_extent b{a.first_pfn + a.nr_pages, 4};
-	const std::uint64_t prot = PTE_VALID | PTE_TYPE | PTE_USER | PTE_RDONLY | PTE_SHARED | PTE_NG | PTE_PXN |
-				   PTE_UXN | PTE_WRITE;
+	explicit demo_world(geometry g)
+	    : geo(g), n(2 * g.cont_ptes), a{8 * g.cont_ptes, g.cont_ptes}, b{a.first_pfn + a.nr_pages, 4}
+	{
+	}
+};
 
-	machine m(geo, n, o.hw);
-	m.set_folios({a, b});
-	checker chk(geo, m.folios(), m.table(), o.hw);
-	transcript tr(geo, chk, m.table(), o.primitives);
-	observer_list watchers;
-	watchers.add(&chk);
-	watchers.add(&tr);
-	m.set_observer(&watchers);
-	random_choices dice(seed, hw_rate);
-	chosen_hardware hw(dice, hw_max_per_gap);
-
-	const strategy_info& si = s.info();
+void print_intro(const demo_options& o, const strategy_info& si, const mm::caller& via, const demo_world& w,
+		 std::uint64_t seed)
+{
 	const bool loaded = si.origin != "builtin" && si.origin != "in-tree";
+	const bool other_caller = &via != &mm::core_mm();
+	const geometry& geo = w.geo;
 	fmt::print("ptespec demo: an exit teardown (full=1) racing the hardware, judged against the spec\n");
 	fmt::print("  strategy  {}: {}{}\n", si.name, si.description,
 		   loaded ? fmt::format(" [{}]", si.origin) : "");
 	if (other_caller)
 		fmt::print("  caller    {}: {}\n", via.info().name, via.info().description);
-	fmt::print("  granule   {}: CONT_PTES = {}, a table of {} entries\n", to_string(geo.gran), geo.cont_ptes, n);
-	fmt::print("  folio A   pfn {:#x}-{:#x} at #0-#{} (one whole run)\n", a.first_pfn,
-		   a.first_pfn + a.nr_pages - 1, a.nr_pages - 1);
-	fmt::print("  folio B   pfn {:#x}-{:#x} at #{}-#{} (its physical neighbour)\n", b.first_pfn,
-		   b.first_pfn + b.nr_pages - 1, geo.cont_ptes, geo.cont_ptes + b.nr_pages - 1);
+	fmt::print("  granule   {}: CONT_PTES = {}, a table of {} entries\n", to_string(geo.gran), geo.cont_ptes, w.n);
+	fmt::print("  folio A   pfn {:#x}-{:#x} at #0-#{} (one whole run)\n", w.a.first_pfn,
+		   w.a.first_pfn + w.a.nr_pages - 1, w.a.nr_pages - 1);
+	fmt::print("  folio B   pfn {:#x}-{:#x} at #{}-#{} (its physical neighbour)\n", w.b.first_pfn,
+		   w.b.first_pfn + w.b.nr_pages - 1, geo.cont_ptes, geo.cont_ptes + w.b.nr_pages - 1);
 	fmt::print("  hardware  {}seeded random: an event at {:.0f}% of scheduling points, at most {} at once\n",
 		   o.hw.is_default() ? "" : to_string(o.hw) + "; ", hw_rate * 100, hw_max_per_gap);
 	fmt::print("  rerun     ptespec{} demo --granule {}{} --seed {} --strategy {}{}{}\n", loading_flag(si),
 		   to_string(geo.gran), hardware_flag(o.hw), seed, si.name,
 		   other_caller ? " --caller " + via.info().name : "", o.per_entry ? " --per-entry" : "");
 	fmt::print("\nlegend: {}\n", ruler_legend());
-	tr.show("initial", m.table());
+}
 
-	// The fault path runs before anything can touch the pages.
-	tr.section("map: set_ptes of each folio, as the fault path does");
-	demo_sink sink(s, m, chk, via);
-	mm::fault_map(sink, 0, a.nr_pages, pfn_pte(a.first_pfn, prot, geo));
-	mm::fault_map(sink, geo.cont_ptes, b.nr_pages, pfn_pte(b.first_pfn, prot, geo));
-
-	m.set_hardware(&hw);
-	tr.section("run: the program touches its pages (hardware only)");
-	for (int g = 0; g < warmup_gaps; g++)
-		m.idle();
-	tr.show("  table", m.table());
-
-	tr.section("ledger before exit: events not yet handed off");
-	fmt::print("{}", chk.live_events() ? chk.ledger() : "  (none)\n");
-
-	tr.section(fmt::format("exit: zap walks #0 upwards with full=1, {}, while the hardware keeps going",
-			       o.per_entry ? "entry by entry" : "a folio's entries in one batch"));
-	mm::zap_options zo;
-	zo.full = true;
-	zo.batched = !o.per_entry;
-	sink.vma = mm::vma_range{0, n};
-	mm::zap_pte_range(sink, {geo, m.folios()}, 0, n, zo, via);
-	sink.vma.reset();
-	tr.flush_skips();
-	tr.show("  final", m.table());
-
-	tr.section("ledger after exit");
-	fmt::print("{}", chk.live_events() ? chk.ledger() : "  (empty: every event was handed off or consumed)\n");
-
-	tr.section(fmt::format("verdict: strategy {}, granule {}, seed {}", si.name, to_string(geo.gran), seed));
+// One line per property, then the caller's; returns the exit code.
+int print_verdicts(const checker& chk, const transcript& tr, const demo_sink& sink, const strategy_info& si,
+		   const mm::caller& via)
+{
 	bool failed = false;
 	for (property p : all_properties) {
 		if (const violation* v = chk.first(p)) {
@@ -349,11 +314,72 @@ int run_demo(const demo_options& o)
 			   si.name);
 		return exit_failed;
 	}
-	if (other_caller)
+	if (&via != &mm::core_mm())
 		fmt::print("  {:<12} holds  every call of caller {} kept the caller rules\n", "caller-rules",
 			   via.info().name);
 	fmt::print("{}\n", failed ? "a property failed (exit 1)" : "every exercised property holds (exit 0)");
 	return failed ? exit_failed : exit_ok;
+}
+
+int run_demo(const demo_options& o)
+{
+	// Every input is checked before the seed line, so bad usage prints
+	// one line and nothing else.
+	const demo_world w(geometry::of(parse_granule_flag("--granule", o.granule)));
+	strategy& s = demo_strategy(o);
+	const mm::caller& via = caller_of(o.caller);
+	const geometry& geo = w.geo;
+
+	std::random_device rd;
+	const std::uint64_t seed = o.seed ? *o.seed : (std::uint64_t{rd()} << 32) ^ rd();
+	fmt::print("seed {}\n", seed);
+	const std::uint64_t prot = PTE_VALID | PTE_TYPE | PTE_USER | PTE_RDONLY | PTE_SHARED | PTE_NG | PTE_PXN |
+				   PTE_UXN | PTE_WRITE;
+
+	machine m(geo, w.n, o.hw);
+	m.set_folios({w.a, w.b});
+	checker chk(geo, m.folios(), m.table(), o.hw);
+	transcript tr(geo, chk, m.table(), o.primitives);
+	observer_list watchers;
+	watchers.add(&chk);
+	watchers.add(&tr);
+	m.set_observer(&watchers);
+	random_choices dice(seed, hw_rate);
+	chosen_hardware hw(dice, hw_max_per_gap);
+	print_intro(o, s.info(), via, w, seed);
+	tr.show("initial", m.table());
+
+	// The fault path runs before anything can touch the pages.
+	tr.section("map: set_ptes of each folio, as the fault path does");
+	demo_sink sink(s, m, chk, via);
+	mm::fault_map(sink, 0, w.a.nr_pages, pfn_pte(w.a.first_pfn, prot, geo));
+	mm::fault_map(sink, geo.cont_ptes, w.b.nr_pages, pfn_pte(w.b.first_pfn, prot, geo));
+
+	m.set_hardware(&hw);
+	tr.section("run: the program touches its pages (hardware only)");
+	for (int g = 0; g < warmup_gaps; g++)
+		m.idle();
+	tr.show("  table", m.table());
+
+	tr.section("ledger before exit: events not yet handed off");
+	fmt::print("{}", chk.live_events() ? chk.ledger() : "  (none)\n");
+
+	tr.section(fmt::format("exit: zap walks #0 upwards with full=1, {}, while the hardware keeps going",
+			       o.per_entry ? "entry by entry" : "a folio's entries in one batch"));
+	mm::zap_options zo;
+	zo.full = true;
+	zo.batched = !o.per_entry;
+	sink.vma = mm::vma_range{0, w.n};
+	mm::zap_pte_range(sink, {geo, m.folios()}, 0, w.n, zo, via);
+	sink.vma.reset();
+	tr.flush_skips();
+	tr.show("  final", m.table());
+
+	tr.section("ledger after exit");
+	fmt::print("{}", chk.live_events() ? chk.ledger() : "  (empty: every event was handed off or consumed)\n");
+
+	tr.section(fmt::format("verdict: strategy {}, granule {}, seed {}", s.info().name, to_string(geo.gran), seed));
+	return print_verdicts(chk, tr, sink, s.info(), via);
 }
 
 } // namespace

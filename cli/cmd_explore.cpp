@@ -234,13 +234,9 @@ std::string verdict_line(const explore::sweep_result& r, const explore_cli& c)
 	return fmt::format("exhaustive over {}: no violation", scope);
 }
 
-int run_explore(const explore_cli& c)
+explore::explore_options explore_options_of(const explore_cli& c, const std::vector<explore::scenario>& which)
 {
 	using namespace explore;
-	if (!c.strategy)
-		throw usage_error("explore: no strategy chosen; expected --strategy NAME (see 'ptespec list')");
-	strategy& s = parse_strategy("--strategy", *c.strategy);
-	const std::vector<scenario> which = chosen_scenarios(c.scenario);
 	explore_options o;
 	o.scen = which.front();
 	o.geo = geometry::of(parse_granule(c.granule));
@@ -258,6 +254,15 @@ int run_explore(const explore_cli& c)
 	o.reduce = !c.no_reduce;
 	o.all_violations = c.all_violations;
 	o.time_limit = c.time_limit;
+	return o;
+}
+
+// Refuses, before anything runs, a search that would run for days and say
+// nothing meanwhile.
+void refuse_endless(const explore_cli& c, const explore::explore_options& o,
+		    const std::vector<explore::scenario>& which)
+{
+	using namespace explore;
 	// The search grows as the power K: at K=3 one run of 16 entries took
 	// about a minute, and each further event multiplies that by some 20.
 	// Past 3 it needs a budget, not a wait of days with nothing to say.
@@ -265,8 +270,6 @@ int run_explore(const explore_cli& c)
 		throw usage_error(fmt::format("--hw-events {}: expected 0 to {} without a time limit (each event more "
 					      "multiplies the search by some 20), or a --time-limit S for up to 6",
 					      c.hw_events, max_unbudgeted_events));
-	// Counted before anything runs: a search over more initial states
-	// than this would run for days and say nothing meanwhile.
 	for (scenario sc : which) {
 		const std::size_t n = scenario_runs(sc) * (o.scaled_runs ? explored_cont_ptes(sc, o.geo) : o.geo.cont_ptes);
 		if (o.initial == initial_set::all && n > 8)
@@ -283,98 +286,124 @@ int run_explore(const explore_cli& c)
 							      to_string(sc), n, max_initial_states));
 		}
 	}
+}
+
+// The progress line, and (for text) the heading and each scenario's lines
+// as its search ends: a sweep takes minutes, and a reader at a pipe sees it
+// move.  (JSON is one document, at the end.)
+std::shared_ptr<progress_line> watch_sweep(const explore_cli& c, const strategy& s, explore::explore_options& o)
+{
 	auto current = std::make_shared<std::string>();
 	auto where = std::make_shared<progress_line>("explore");
-	o.scenario_begins = [current](scenario sc) { *current = std::string(to_string(sc)); };
+	o.scenario_begins = [current](explore::scenario sc) { *current = std::string(to_string(sc)); };
 	o.progress = [current, where](std::uint64_t explored, std::uint64_t done, std::uint64_t states) {
 		where->update(fmt::format("{}: {} schedules, initial state {}/{}", *current, explored, done, states));
 	};
-
-	// Each scenario's lines as its search ends: a sweep takes minutes, and
-	// a reader at a pipe sees it move.  (JSON is one document, at the end.)
-	if (!c.json) {
-		fmt::print("explore {} at {}{}{} (CONT_PTES {}{}), up to {} hardware event{}{}\n", s.info().name,
-			   c.granule, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
-			   c.caller.empty() || c.caller == "core-mm" ? "" : ", caller " + c.caller, o.geo.cont_ptes,
-			   o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
-			   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
+	if (c.json)
+		return where;
+	fmt::print("explore {} at {}{}{} (CONT_PTES {}{}), up to {} hardware event{}{}\n", s.info().name, c.granule,
+		   c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
+		   c.caller.empty() || c.caller == "core-mm" ? "" : ", caller " + c.caller, o.geo.cont_ptes,
+		   o.scaled_runs ? "; exit-per-entry and dontneed-inner at most 8" : "", o.hw_events,
+		   o.hw_events == 1 ? "" : "s", o.reduce ? "" : ", unreduced");
+	std::fflush(stdout);
+	auto first = std::make_shared<bool>(true);
+	o.scenario_ends = [where, first](const explore::explore_result& one) {
+		where->clear();
+		if (std::exchange(*first, false))
+			fmt::print("{}\n", initial_detail(one));
+		print_scenario(one);
 		std::fflush(stdout);
-		auto first = std::make_shared<bool>(true);
-		o.scenario_ends = [where, first](const explore_result& one) {
-			where->clear();
-			if (std::exchange(*first, false))
-				fmt::print("{}\n", initial_detail(one));
-			print_scenario(one);
-			std::fflush(stdout);
-		};
-	}
-	const sweep_result r = explore_all(s, o, which);
-	where->clear();
-	const int code = exit_for(r.failed(), r.complete() ? 0 : 1);
+	};
+	return where;
+}
 
-	if (c.json) {
-		nlohmann::json list = nlohmann::json::array();
-		for (const explore_result& one : r.runs)
-			list.push_back(scenario_json(one));
-		nlohmann::json not_run = nlohmann::json::array();
-		for (scenario sc : r.not_run)
-			not_run.push_back(std::string(to_string(sc)));
-		const std::optional<scenario> stopped = r.stopped_in();
-		// Per scenario: a violation failed it; searched to the end with
-		// none it passed; stopped or never started by the time limit it
-		// is undecided (what the exit code says of the whole).
-		std::size_t passed = 0, failed = 0, undecided = r.not_run.size();
-		for (const explore_result& one : r.runs)
-			(one.first || one.breach ? failed : one.complete ? passed : undecided)++;
-		nlohmann::json j{{"schema", json_schema},
-				 {"command", "explore"},
-				 {"strategy", r.strategy},
-				 {"granule", c.granule},
-				 {"hardware", to_string(c.hw)},
-				 {"cont_ptes", o.geo.cont_ptes},
-				 {"hw_events", o.hw_events},
-				 {"reduce", o.reduce},
-				 {"initial", c.initial},
-				 {"initial_flagged", o.initial_flagged},
-				 {"scenarios", list},
-				 {"not_run", not_run},
-				 {"explored", r.explored()},
-				 {"seconds", r.seconds},
-				 {"complete", r.complete()},
-				 {"stopped_in", stopped ? nlohmann::json(std::string(to_string(*stopped)))
-							: nlohmann::json(nullptr)},
-				 {"verdict", r.failed() ? "violation" : r.complete() ? "no violation" : "incomplete"},
-				 {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}};
-		fmt::print("{}\n", j.dump(2));
-		return code;
-	}
-
-	for (scenario sc : r.not_run)
-		fmt::print("{}: {}; not started (time limit)\n", to_string(sc), scenario_calls(sc));
+void print_json(const explore_cli& c, const explore::sweep_result& r)
+{
+	using namespace explore;
+	const explore_options& o = r.options;
+	nlohmann::json list = nlohmann::json::array();
 	for (const explore_result& one : r.runs)
+		list.push_back(scenario_json(one));
+	nlohmann::json not_run = nlohmann::json::array();
+	for (scenario sc : r.not_run)
+		not_run.push_back(std::string(to_string(sc)));
+	const std::optional<scenario> stopped = r.stopped_in();
+	// Per scenario: a violation failed it; searched to the end with none
+	// it passed; stopped or never started by the time limit it is
+	// undecided (what the exit code says of the whole).
+	std::size_t passed = 0, failed = 0, undecided = r.not_run.size();
+	for (const explore_result& one : r.runs)
+		(one.first || one.breach ? failed : one.complete ? passed : undecided)++;
+	nlohmann::json j{{"schema", json_schema},
+			 {"command", "explore"},
+			 {"strategy", r.strategy},
+			 {"granule", c.granule},
+			 {"hardware", to_string(c.hw)},
+			 {"cont_ptes", o.geo.cont_ptes},
+			 {"hw_events", o.hw_events},
+			 {"reduce", o.reduce},
+			 {"initial", c.initial},
+			 {"initial_flagged", o.initial_flagged},
+			 {"scenarios", list},
+			 {"not_run", not_run},
+			 {"explored", r.explored()},
+			 {"seconds", r.seconds},
+			 {"complete", r.complete()},
+			 {"stopped_in",
+			  stopped ? nlohmann::json(std::string(to_string(*stopped))) : nlohmann::json(nullptr)},
+			 {"verdict", r.failed() ? "violation" : r.complete() ? "no violation" : "incomplete"},
+			 {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}};
+	fmt::print("{}\n", j.dump(2));
+}
+
+void print_violation(const explore::explore_result& one, const explore_cli& c)
+{
+	const explore::found_violation& f = *one.first;
+	fmt::print("\nVIOLATION {} in {}: {}\n", to_string(f.v.prop), to_string(one.options.scen), f.v.message);
+	for (const auto& e : f.events)
+		fmt::print("  event: {}\n", event_text(e));
+	for (const auto& l : f.lines)
+		fmt::print("  {}\n", l);
+	fmt::print("confirmed: replayed history {}, re-run with the planned agent {}\n",
+		   f.replay_confirms ? "yes" : "NO", f.rerun_confirms ? "yes" : "NO");
+	if (one.violated.size() > 1 || c.all_violations) {
+		std::string names;
+		for (property p : one.violated)
+			names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(p));
+		fmt::print("violated properties: {}\n", names);
+	}
+}
+
+void print_text(const explore_cli& c, const explore::sweep_result& r)
+{
+	for (explore::scenario sc : r.not_run)
+		fmt::print("{}: {}; not started (time limit)\n", to_string(sc), scenario_calls(sc));
+	for (const explore::explore_result& one : r.runs)
 		if (one.breach)
 			fmt::print("\nCALLER in {}: {}\n", to_string(one.options.scen), mm::breach_text(*one.breach));
-	for (const explore_result& one : r.runs) {
-		if (!one.first)
-			continue;
-		const found_violation& f = *one.first;
-		fmt::print("\nVIOLATION {} in {}: {}\n", to_string(f.v.prop), to_string(one.options.scen), f.v.message);
-		for (const auto& e : f.events)
-			fmt::print("  event: {}\n", event_text(e));
-		for (const auto& l : f.lines)
-			fmt::print("  {}\n", l);
-		fmt::print("confirmed: replayed history {}, re-run with the planned agent {}\n",
-			   f.replay_confirms ? "yes" : "NO", f.rerun_confirms ? "yes" : "NO");
-		if (one.violated.size() > 1 || c.all_violations)
-			fmt::print("violated properties: {}\n", [&] {
-				std::string names;
-				for (property p : one.violated)
-					names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(p));
-				return names;
-			}());
-	}
+	for (const explore::explore_result& one : r.runs)
+		if (one.first)
+			print_violation(one, c);
 	fmt::print("\n{}\n", verdict_line(r, c));
-	return code;
+}
+
+int run_explore(const explore_cli& c)
+{
+	if (!c.strategy)
+		throw usage_error("explore: no strategy chosen; expected --strategy NAME (see 'ptespec list')");
+	strategy& s = parse_strategy("--strategy", *c.strategy);
+	const std::vector<explore::scenario> which = chosen_scenarios(c.scenario);
+	explore::explore_options o = explore_options_of(c, which);
+	refuse_endless(c, o, which);
+	const std::shared_ptr<progress_line> where = watch_sweep(c, s, o);
+	const explore::sweep_result r = explore::explore_all(s, o, which);
+	where->clear();
+	if (c.json)
+		print_json(c, r);
+	else
+		print_text(c, r);
+	return exit_for(r.failed(), r.complete() ? 0 : 1);
 }
 
 } // namespace

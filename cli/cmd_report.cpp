@@ -168,6 +168,52 @@ std::string proofs_section(const report_cli& c, const std::vector<proofs::proof_
 	return md;
 }
 
+// Draws cost.png from cost.dat and cost-close.dat with gnuplot.  gnuplot
+// runs in the report's directory, so the script names its files relatively
+// and the folder can move.  Four bars per strategy (the model on one and two
+// nodes, the thread's measurement on one and two), each with its value above
+// it.
+void draw_cost_chart(const fs::path& dir, std::size_t folios, const std::string& gnuplot)
+{
+	auto panel = [](const char* title, const char* file) {
+		std::string p = fmt::format("set title '{}'\nplot '{}' using 2:xtic(1) title 'model, 1 node', "
+					    "'' using 3 title 'model, 2 nodes', '' using 4 title 'thread, 1 node', "
+					    "'' using 5 title 'thread, 2 nodes'",
+					    title, file);
+		for (int col = 2; col <= 5; col++)
+			p += fmt::format(", '' using ($0{:+.1f}):{}:(sprintf('%+.{}f', ${})) with labels rotate by 90 "
+					 "left offset 0,0.3 font ',8' notitle",
+					 (col - 3.5) / 5.0, col, col <= 3 ? 1 : 0, col);
+		return p + "\n";
+	};
+	auto script = [&](const char* terminal) {
+		return fmt::format("set terminal {} size 1400,620\n"
+				   "set output 'cost.png'\n"
+				   "set datafile missing '-'\n"
+				   "set ylabel 'percent over nocont'\n"
+				   "set style data histograms\nset style histogram clustered gap 1\n"
+				   "set style fill solid 0.8 border -1\nset xtics rotate by -30\nset grid ytics\n"
+				   "set key below\n"
+				   "set multiplot layout 1,2 title 'exit() cost over nocont, {} folios of 64K: the model "
+				   "and the measurements of the thread'\n"
+				   "{}{}unset multiplot\n",
+				   terminal, folios, panel("every strategy", "cost.dat"),
+				   panel("without unfold", "cost-close.dat"));
+	};
+	bool drawn = false;
+	for (const char* terminal : {"pngcairo", "png"}) {
+		write_file(dir / "cost.gp", script(terminal));
+		const std::string cmd = fmt::format("cd {} && {} cost.gp 2>/dev/null", shell_quote(dir.string()),
+						    shell_quote(gnuplot));
+		if (std::system(cmd.c_str()) == 0 && fs::exists(dir / "cost.png")) {
+			drawn = true;
+			break;
+		}
+	}
+	if (!drawn)
+		throw internal_error(fmt::format("gnuplot ({}) failed to draw {}", gnuplot, (dir / "cost.png").string()));
+}
+
 std::string cost_section(const report_cli& c, const fs::path& dir, const std::string& gnuplot)
 {
 	using namespace explore;
@@ -202,47 +248,7 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 	}
 	write_file(dir / "cost.dat", dat);
 	write_file(dir / "cost-close.dat", close);
-	// gnuplot runs in the report's directory, so the script names its files
-	// relatively and the folder can move.  Four bars per strategy (the model
-	// on one and two nodes, the thread's measurement on one and two), each
-	// with its value above it.
-	auto panel = [](const char* title, const char* file) {
-		std::string p = fmt::format("set title '{}'\nplot '{}' using 2:xtic(1) title 'model, 1 node', "
-					    "'' using 3 title 'model, 2 nodes', '' using 4 title 'thread, 1 node', "
-					    "'' using 5 title 'thread, 2 nodes'",
-					    title, file);
-		for (int col = 2; col <= 5; col++)
-			p += fmt::format(", '' using ($0{:+.1f}):{}:(sprintf('%+.{}f', ${})) with labels rotate by 90 "
-					 "left offset 0,0.3 font ',8' notitle",
-					 (col - 3.5) / 5.0, col, col <= 3 ? 1 : 0, col);
-		return p + "\n";
-	};
-	auto script = [&](const char* terminal) {
-		return fmt::format("set terminal {} size 1400,620\n"
-				   "set output 'cost.png'\n"
-				   "set datafile missing '-'\n"
-				   "set ylabel 'percent over nocont'\n"
-				   "set style data histograms\nset style histogram clustered gap 1\n"
-				   "set style fill solid 0.8 border -1\nset xtics rotate by -30\nset grid ytics\n"
-				   "set key below\n"
-				   "set multiplot layout 1,2 title 'exit() cost over nocont, {} folios of 64K: the model "
-				   "and the measurements of the thread'\n"
-				   "{}{}unset multiplot\n",
-				   terminal, c.folios, panel("every strategy", "cost.dat"),
-				   panel("without unfold", "cost-close.dat"));
-	};
-	bool drawn = false;
-	for (const char* terminal : {"pngcairo", "png"}) {
-		write_file(dir / "cost.gp", script(terminal));
-		const std::string cmd = fmt::format("cd {} && {} cost.gp 2>/dev/null", shell_quote(dir.string()),
-						    shell_quote(gnuplot));
-		if (std::system(cmd.c_str()) == 0 && fs::exists(dir / "cost.png")) {
-			drawn = true;
-			break;
-		}
-	}
-	if (!drawn)
-		throw internal_error(fmt::format("gnuplot ({}) failed to draw {}", gnuplot, (dir / "cost.png").string()));
+	draw_cost_chart(dir, c.folios, gnuplot);
 	md += "\n![exit() cost over baseline](cost.png)\n\n"
 	      "The chart is drawn by gnuplot from `cost.dat` and `cost-close.dat` with `cost.gp`, run in this "
 	      "directory. The thread's bars are its measurements on an Ampere Altra, for the strategies it "

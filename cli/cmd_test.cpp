@@ -142,164 +142,218 @@ std::vector<property> chosen_properties(const std::vector<std::string>& names)
 	return out;
 }
 
-int run_test(const test_options& t)
+void print_header(const test_options& t, const mm::caller& via, std::uint64_t seed)
 {
-	const std::vector<strategy*> strategies = t.sel.resolve();
-	const std::vector<property> props = chosen_properties(t.properties);
-	const std::vector<granule>& grans = t.granules;
-	const mm::caller& via = caller_of(t.caller);
-	const bool other_caller = &via != &mm::core_mm();
-	const std::uint64_t seed =
-		t.seed ? *t.seed : std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32);
-
-	if (!t.json) {
-		fmt::print("seed {}\n", seed);
-		if (!t.hw.is_default())
-			fmt::print("hardware {}\n", to_string(t.hw));
-		if (other_caller)
-			fmt::print("caller {}: {}\n", via.info().name, via.info().description);
-		if (const std::string nr = not_run_line(t.mprotect, t.hw); !nr.empty())
-			fmt::print("{}", wrapped_text(nr, 2));
-		if (t.adversarial) {
-			fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
-			for (const char* rule : adversarial_rules)
-				fmt::print("{}", wrapped_text(fmt::format("- {}", rule), 2));
-		}
-		std::fflush(stdout);
+	fmt::print("seed {}\n", seed);
+	if (!t.hw.is_default())
+		fmt::print("hardware {}\n", to_string(t.hw));
+	if (&via != &mm::core_mm())
+		fmt::print("caller {}: {}\n", via.info().name, via.info().description);
+	if (const std::string nr = not_run_line(t.mprotect, t.hw); !nr.empty())
+		fmt::print("{}", wrapped_text(nr, 2));
+	if (t.adversarial) {
+		fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
+		for (const char* rule : adversarial_rules)
+			fmt::print("{}", wrapped_text(fmt::format("- {}", rule), 2));
 	}
-	progress_line progress("test");
+	std::fflush(stdout);
+}
+
+// The cells of a run, granule by granule, strategy by strategy, property by
+// property, and the results as they came back in that order.
+struct test_run {
 	std::vector<verdicts::sampled_job> jobs;
+	std::vector<granule> gran;	// each job's
 	std::map<std::string, branch_coverage> coverage;	// per strategy, over its properties and granules
 	std::map<std::string, word_coverage> words;	// the same, for the fields of the words it met
-	std::vector<granule> result_gran;
-	run_options every;	// what every cell shares
-	every.hw = t.hw;
-	every.seed = seed;
-	every.adversarial = t.adversarial;
-	every.caller = &via;
-	every.mprotect = t.mprotect;
-	for (granule g : grans) {
+	std::vector<property_result> results;
+	double secs = 0;
+};
+
+void plan_cells(const test_options& t, const std::vector<strategy*>& strategies, const std::vector<property>& props,
+		const run_options& every, test_run& run)
+{
+	for (granule g : t.granules) {
 		for (strategy* s : strategies) {
 			for (property p : props) {
 				verdicts::sampled_job j{s, p, every, false, {}};	// no re-judgement: test proves nothing
 				j.o.gran = g;
 				j.o.cases = cases_for(g, p, t.cases);
 				if (t.coverage) {	// recorded in this process: the cells run here, one after another
-					j.o.coverage = &coverage[s->info().name];
-					j.o.words = &words[s->info().name];
+					j.o.coverage = &run.coverage[s->info().name];
+					j.o.words = &run.words[s->info().name];
 				}
-				jobs.push_back(std::move(j));
-				result_gran.push_back(g);
+				run.jobs.push_back(std::move(j));
+				run.gran.push_back(g);
 			}
 		}
 	}
-	const auto t0 = std::chrono::steady_clock::now();
-	std::vector<property_result> results;
-	for (verdicts::sampled_cell& c :
-	     verdicts::run_sampled(jobs, t.jobs, [&](const verdicts::sampled_status& st) {
-		     progress.update(verdicts::status_text(jobs, st));
-	     }))
-		results.push_back(std::move(c.r));
-	progress.clear();
-	const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-	const tally n = tally_of(results);
+}
 
-	if (t.json) {
-		nlohmann::json out;
-		out["schema"] = json_schema;
-		out["command"] = "test";
-		out["seed"] = seed;
-		out["granule"] = grans.size() == 1 ? std::string(to_string(grans[0])) : "all";
-		out["adversarial"] = t.adversarial;
-		if (t.mprotect)
-			out["mprotect"] = true;
-		out["hardware"] = to_string(t.hw);
-		if (other_caller)
-			out["caller"] = via.info().name;
-		nlohmann::json list = nlohmann::json::array();
-		for (std::size_t i = 0; i < results.size(); i++) {
-			const property_result& r = results[i];
-			nlohmann::json j{{"strategy", r.strategy},
-					 {"property", to_string(r.prop)},
-					 {"granule", to_string(result_gran[i])},
-					 {"verdict", to_string(r.v)},
-					 {"cases", r.cases},
-					 {"calls", r.calls},
-					 {"exercised", r.exercised}};
-			if (r.v == verdict::not_exercised)
-				j["why"] = r.why_not_exercised;
-			j["counterexample"] = r.v == verdict::fails ? sampled_counterexample_json(r) : nlohmann::json(nullptr);
-			list.push_back(std::move(j));
-		}
-		out["results"] = std::move(list);
-		out["totals"] = {{"passed", n.passed}, {"failed", n.failed}, {"undecided", n.undecided},
-				 {"not_applicable", n.not_applicable}};
-		fmt::print("{}\n", out.dump(2));
-	} else {
-		std::size_t w = 8;
-		for (strategy* s : strategies)
-			w = std::max(w, s->info().name.size());
-		auto word = [&](std::size_t i) { return verdict_word(results[i]); };
-		// Each property's column fits its name and the words under it, so
-		// the table stays within 120 columns where the words allow.
-		std::vector<std::size_t> col(props.size());
-		for (std::size_t k = 0; k < props.size(); k++)
-			col[k] = to_string(props[k]).size();
-		for (std::size_t i = 0; i < results.size(); i++)
-			col[i % props.size()] = std::max(col[i % props.size()], word(i).size());
-		// A row without the spaces that would pad its last column.
-		auto print_row = [](std::string row) {
-			row.erase(row.find_last_not_of(' ') + 1);
-			fmt::print("{}\n", row);
-		};
-		std::size_t i = 0;
-		std::uint64_t calls = 0;
-		for (granule g : grans) {
-			std::string head = fmt::format("\n{:<{}}", fmt::format("[{}]", to_string(g)), w + 2);
-			for (std::size_t k = 0; k < props.size(); k++)
-				head += fmt::format(" {:<{}}", to_string(props[k]), col[k]);
-			print_row(head);
-			for (strategy* s : strategies) {
-				std::string row = fmt::format("{:<{}}", s->info().name, w + 2);
-				for (std::size_t k = 0; k < props.size(); k++, i++) {
-					calls += results[i].calls;
-					row += fmt::format(" {:<{}}", word(i), col[k]);
-				}
-				print_row(row);
-			}
-		}
-		if (t.verbose)
-			for (std::size_t k = 0; k < results.size(); k++) {
-				if (results[k].distribution.empty())
-					continue;
-				fmt::print("\n[{}] {} {}: how the {} cases classify\n", to_string(result_gran[k]),
-					   results[k].strategy, to_string(results[k].prop), results[k].cases);
-				for (const auto& [tag, count] : results[k].distribution)
-					fmt::print("  {:5.1f}%  {}\n", 100.0 * count / std::max(results[k].cases, 1), tag);
-			}
-		// A caller's breach shows once per granule and strategy: every
-		// property's cases meet the same caller.
-		std::set<std::pair<granule, std::string>> caller_shown;
-		for (std::size_t k = 0; k < results.size(); k++)
-			if (results[k].v == verdict::fails &&
-			    (!results[k].ce.breach || caller_shown.emplace(result_gran[k], results[k].strategy).second))
-				fmt::print("\n[{}] {}", to_string(result_gran[k]), format_counterexample(results[k]));
-		if (t.coverage)
-			for (strategy* s : strategies) {
-				fmt::print("{}", coverage_text(s->info().name, coverage[s->info().name]));
-				fmt::print("{}", word_coverage_text(s->info().name, words[s->info().name]));
-			}
-		for (std::size_t k = 0; k < results.size(); k++)
-			if (results[k].v == verdict::not_exercised)
-				fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(result_gran[k]), results[k].strategy,
-					   to_string(results[k].prop), results[k].why_not_exercised);
-		fmt::print("\n{}, {} checked calls in {:.1f} s\n", cases_text(grans, t.cases), calls, secs);
-		fmt::print("{}\n", tally_line(n));
-		if (n.undecided || n.not_applicable)
-			fmt::print("{}\n", verdict_legend);
-		if (!caller_shown.empty())
-			fmt::print("{}\n", caller_legend);
+void run_cells(const test_options& t, test_run& run)
+{
+	progress_line progress("test");
+	const auto t0 = std::chrono::steady_clock::now();
+	for (verdicts::sampled_cell& c :
+	     verdicts::run_sampled(run.jobs, t.jobs, [&](const verdicts::sampled_status& st) {
+		     progress.update(verdicts::status_text(run.jobs, st));
+	     }))
+		run.results.push_back(std::move(c.r));
+	progress.clear();
+	run.secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void print_json(const test_options& t, const mm::caller& via, std::uint64_t seed, const test_run& run,
+		const tally& n)
+{
+	nlohmann::json out;
+	out["schema"] = json_schema;
+	out["command"] = "test";
+	out["seed"] = seed;
+	out["granule"] = t.granules.size() == 1 ? std::string(to_string(t.granules[0])) : "all";
+	out["adversarial"] = t.adversarial;
+	if (t.mprotect)
+		out["mprotect"] = true;
+	out["hardware"] = to_string(t.hw);
+	if (&via != &mm::core_mm())
+		out["caller"] = via.info().name;
+	nlohmann::json list = nlohmann::json::array();
+	for (std::size_t i = 0; i < run.results.size(); i++) {
+		const property_result& r = run.results[i];
+		nlohmann::json j{{"strategy", r.strategy},
+				 {"property", to_string(r.prop)},
+				 {"granule", to_string(run.gran[i])},
+				 {"verdict", to_string(r.v)},
+				 {"cases", r.cases},
+				 {"calls", r.calls},
+				 {"exercised", r.exercised}};
+		if (r.v == verdict::not_exercised)
+			j["why"] = r.why_not_exercised;
+		j["counterexample"] = r.v == verdict::fails ? sampled_counterexample_json(r) : nlohmann::json(nullptr);
+		list.push_back(std::move(j));
 	}
+	out["results"] = std::move(list);
+	out["totals"] = {{"passed", n.passed}, {"failed", n.failed}, {"undecided", n.undecided},
+			 {"not_applicable", n.not_applicable}};
+	fmt::print("{}\n", out.dump(2));
+}
+
+// A row without the spaces that would pad its last column.
+void print_row(std::string row)
+{
+	row.erase(row.find_last_not_of(' ') + 1);
+	fmt::print("{}\n", row);
+}
+
+// The table, granule by granule; returns the calls the cells checked.
+std::uint64_t print_table(const std::vector<strategy*>& strategies, const std::vector<property>& props,
+			  const std::vector<granule>& grans, const std::vector<property_result>& results)
+{
+	std::size_t w = 8;
+	for (strategy* s : strategies)
+		w = std::max(w, s->info().name.size());
+	// Each property's column fits its name and the words under it, so the
+	// table stays within 120 columns where the words allow.
+	std::vector<std::size_t> col(props.size());
+	for (std::size_t k = 0; k < props.size(); k++)
+		col[k] = to_string(props[k]).size();
+	for (std::size_t i = 0; i < results.size(); i++)
+		col[i % props.size()] = std::max(col[i % props.size()], verdict_word(results[i]).size());
+	std::size_t i = 0;
+	std::uint64_t calls = 0;
+	for (granule g : grans) {
+		std::string head = fmt::format("\n{:<{}}", fmt::format("[{}]", to_string(g)), w + 2);
+		for (std::size_t k = 0; k < props.size(); k++)
+			head += fmt::format(" {:<{}}", to_string(props[k]), col[k]);
+		print_row(head);
+		for (strategy* s : strategies) {
+			std::string row = fmt::format("{:<{}}", s->info().name, w + 2);
+			for (std::size_t k = 0; k < props.size(); k++, i++) {
+				calls += results[i].calls;
+				row += fmt::format(" {:<{}}", verdict_word(results[i]), col[k]);
+			}
+			print_row(row);
+		}
+	}
+	return calls;
+}
+
+void print_distributions(const test_run& run)
+{
+	for (std::size_t k = 0; k < run.results.size(); k++) {
+		const property_result& r = run.results[k];
+		if (r.distribution.empty())
+			continue;
+		fmt::print("\n[{}] {} {}: how the {} cases classify\n", to_string(run.gran[k]), r.strategy,
+			   to_string(r.prop), r.cases);
+		for (const auto& [tag, count] : r.distribution)
+			fmt::print("  {:5.1f}%  {}\n", 100.0 * count / std::max(r.cases, 1), tag);
+	}
+}
+
+// The counterexamples; a caller's breach shows once per granule and
+// strategy (every property's cases meet the same caller).  Returns whether
+// one was a caller's.
+bool print_failures(const test_run& run)
+{
+	std::set<std::pair<granule, std::string>> caller_shown;
+	for (std::size_t k = 0; k < run.results.size(); k++) {
+		const property_result& r = run.results[k];
+		if (r.v == verdict::fails && (!r.ce.breach || caller_shown.emplace(run.gran[k], r.strategy).second))
+			fmt::print("\n[{}] {}", to_string(run.gran[k]), format_counterexample(r));
+	}
+	return !caller_shown.empty();
+}
+
+void print_text(const test_options& t, const std::vector<strategy*>& strategies, const std::vector<property>& props,
+		test_run& run, const tally& n)
+{
+	const std::uint64_t calls = print_table(strategies, props, t.granules, run.results);
+	if (t.verbose)
+		print_distributions(run);
+	const bool caller_failed = print_failures(run);
+	if (t.coverage)
+		for (strategy* s : strategies) {
+			fmt::print("{}", coverage_text(s->info().name, run.coverage[s->info().name]));
+			fmt::print("{}", word_coverage_text(s->info().name, run.words[s->info().name]));
+		}
+	for (std::size_t k = 0; k < run.results.size(); k++) {
+		const property_result& r = run.results[k];
+		if (r.v == verdict::not_exercised)
+			fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(run.gran[k]), r.strategy,
+				   to_string(r.prop), r.why_not_exercised);
+	}
+	fmt::print("\n{}, {} checked calls in {:.1f} s\n", cases_text(t.granules, t.cases), calls, run.secs);
+	fmt::print("{}\n", tally_line(n));
+	if (n.undecided || n.not_applicable)
+		fmt::print("{}\n", verdict_legend);
+	if (caller_failed)
+		fmt::print("{}\n", caller_legend);
+}
+
+int run_test(const test_options& t)
+{
+	const std::vector<strategy*> strategies = t.sel.resolve();
+	const std::vector<property> props = chosen_properties(t.properties);
+	const mm::caller& via = caller_of(t.caller);
+	const std::uint64_t seed =
+		t.seed ? *t.seed : std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32);
+	if (!t.json)
+		print_header(t, via, seed);
+	run_options every;	// what every cell shares
+	every.hw = t.hw;
+	every.seed = seed;
+	every.adversarial = t.adversarial;
+	every.caller = &via;
+	every.mprotect = t.mprotect;
+	test_run run;
+	plan_cells(t, strategies, props, every, run);
+	run_cells(t, run);
+	const tally n = tally_of(run.results);
+	if (t.json)
+		print_json(t, via, seed, run, n);
+	else
+		print_text(t, strategies, props, run, n);
 	return exit_for(n.failed, n.undecided);
 }
 

@@ -125,6 +125,40 @@ void reject_extras(const CLI::App& app, const CLI::App* sub)
 	}
 }
 
+void load_plugins(const std::vector<std::string>& plugins)
+{
+	for (const std::string& p : plugins) {
+		if (p.empty())
+			throw usage_error("--plugin '': expected a FILE, a module built with ptespec_add_plugin");
+		// The loader names the file ("plugin 'x.so': ..."); the user
+		// gave it as --plugin.
+		try {
+			load_plugin(p);
+		} catch (const usage_error& e) {
+			const std::string what = e.what();
+			throw usage_error(what.starts_with("plugin '") ? "--" + what : what);
+		}
+	}
+}
+
+// A tree's build, now or (the symbolic one) when a proof first asks, shows
+// on a progress line of its own, taken off when the build ends.
+void load_trees(const std::vector<std::string>& kernels)
+{
+	kernel::build_options build;
+	build.waiting = [line = std::shared_ptr<progress_line>()](const std::string& what) mutable {
+		if (what.empty()) {
+			line.reset();
+			return;
+		}
+		if (!line)
+			line = std::make_shared<progress_line>("kernel");
+		line->update(what);
+	};
+	for (const std::string& k : kernels)
+		kernel::load_tree(kernel::parse_tree_arg(k), registry::global(), build);
+}
+
 int run(int argc, char** argv)
 {
 	CLI::App app{"ptespec: an executable spec of arm64 contiguous-PTE semantics, the strategies that "
@@ -186,32 +220,8 @@ int run(int argc, char** argv)
 		throw usage_error(fmt::format("no command given; expected one of: {} (see 'ptespec --help')",
 					      command_names()));
 
-	for (const std::string& p : plugins) {
-		if (p.empty())
-			throw usage_error("--plugin '': expected a FILE, a module built with ptespec_add_plugin");
-		// The loader names the file ("plugin 'x.so': ..."); the user
-		// gave it as --plugin.
-		try {
-			load_plugin(p);
-		} catch (const usage_error& e) {
-			const std::string what = e.what();
-			throw usage_error(what.starts_with("plugin '") ? "--" + what : what);
-		}
-	}
-	// A tree's build, now or (the symbolic one) when a proof first asks,
-	// shows on a progress line of its own, taken off when the build ends.
-	kernel::build_options build;
-	build.waiting = [line = std::shared_ptr<progress_line>()](const std::string& what) mutable {
-		if (what.empty()) {
-			line.reset();
-			return;
-		}
-		if (!line)
-			line = std::make_shared<progress_line>("kernel");
-		line->update(what);
-	};
-	for (const std::string& k : kernels)
-		kernel::load_tree(kernel::parse_tree_arg(k), registry::global(), build);
+	load_plugins(plugins);
+	load_trees(kernels);
 	return (*act)();
 }
 

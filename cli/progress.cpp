@@ -10,8 +10,10 @@ namespace ptespec::cli {
 
 namespace {
 
-// A logged line every this often; a terminal's line at most ten times a
+// A logged line once a run has taken this long (a shorter one logs
+// nothing), then every log_every; a terminal's line at most ten times a
 // second (a proof's path count changes faster than anyone reads).
+constexpr auto log_first = std::chrono::seconds(2);
 constexpr auto log_every = std::chrono::seconds(5);
 constexpr auto redraw_every = std::chrono::milliseconds(100);
 // Wider than this, the updating line would wrap and stop updating in place.
@@ -35,9 +37,10 @@ void progress_line::update(const std::string& what)
 		std::fflush(stderr);
 		shown_ = true;
 		last_ = now;
-	} else if (now - last_ >= log_every) {
+	} else if (now - last_ >= (shown_ ? log_every : log_first)) {
 		fmt::print(stderr, "{}: {} ({:.0f} s)\n", command_, what, secs);
 		std::fflush(stderr);
+		shown_ = true;
 		last_ = now;
 	}
 }

@@ -292,16 +292,22 @@ std::string first_diagnostic(const std::string& log, const fs::path& work, const
 
 } // namespace
 
-built_tree build_tree(const tree& t, const build_options& o)
-{
-	const auto t0 = std::chrono::steady_clock::now();
-	const fs::path cc = find_compiler(o);
+namespace {
 
-	// Everything that goes into a module decides its key.
-	std::vector<std::pair<std::string, std::string>> sources;
+// What goes into the modules: the shims and the tree's files as compiled,
+// the defines the tree's files need, and the key all of it decides.
+struct build_inputs {
+	std::vector<std::pair<std::string, std::string>> shims, sources;
+	std::vector<std::string> defines;
+	std::string key;
+};
+
+build_inputs inputs_of(const tree& t, const build_options& o, const fs::path& cc)
+{
+	build_inputs in;
 	for (const std::string& f : tree_files())
-		sources.emplace_back(f, read_file(t.dir / f));
-	const std::vector<std::string> defines = tree_defines(sources);
+		in.sources.emplace_back(f, read_file(t.dir / f));
+	in.defines = tree_defines(in.sources);
 	fnv key;
 	key.add(fmt::format("ptespec kernel module abi {}", PTESPEC_KERNEL_ABI));
 	std::error_code ec;
@@ -309,55 +315,34 @@ built_tree build_tree(const tree& t, const build_options& o)
 	key.add(std::to_string(fs::file_size(cc, ec)));
 	key.add(std::to_string(fs::last_write_time(cc, ec).time_since_epoch().count()));
 	for (const granule_config& g : configs)
-		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, defines))
+		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, in.defines))
 			key.add(args);
 	// What is compiled: the symbolic build if-converts the tree's files and
 	// the adapter's own generic loops (core-mm's, for a tree without the
 	// batched calls; kernel/if_convert.h); the C build takes them as they are.
-	std::vector<std::pair<std::string, std::string>> shims;
 	for (const embedded_file& f : shim_files())
-		shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
-									      : std::string(f.text));
+		in.shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
+										 : std::string(f.text));
 	if (o.symbolic)
-		for (auto& [path, text] : sources)
+		for (auto& [path, text] : in.sources)
 			text = if_convert(text).text;
-	for (const auto* files : {&shims, &sources})
+	for (const auto* files : {&in.shims, &in.sources})
 		for (const auto& [path, text] : *files) {
 			key.add(path);
 			key.add(text);
 		}
+	in.key = fmt::format("{:016x}", key.h);
+	return in;
+}
 
-	built_tree b;
-	b.key = fmt::format("{:016x}", key.h);
-	const fs::path dir = cache_root(o) / "kernel" / b.key;
-	bool all = true;
-	for (std::size_t g = 0; g < 3; g++) {
-		b.modules[g] = dir / fmt::format("{}.so", configs[g].name);
-		all = all && fs::is_regular_file(b.modules[g], ec);
-	}
-	if (all) {
-		b.cached = true;
-		return b;
-	}
-
-	// Built in a directory of its own, then renamed into place: a build
-	// that fails or is interrupted never leaves a module in the cache.
-	fs::create_directories(dir.parent_path(), ec);
-	if (ec)
-		throw usage_error(fmt::format("--kernel: cannot create the module cache {}: {}",
-					      dir.parent_path().string(), ec.message()));
-	const fs::path work = dir.parent_path() / fmt::format("{}.build-{}", b.key, ::getpid());
-	fs::remove_all(work, ec);
-	for (const auto& [path, text] : shims)
-		write_file(work / "shim" / path, text);
-	for (const auto& [path, text] : sources)
-		write_file(work / "src" / path, text);
-
-	pid_t pids[3];
+// Compiles the three granules' modules side by side in `work`, telling
+// o.waiting how far it is; a compile over the limit is killed and refused.
+void compile_all(const tree& t, const build_options& o, const fs::path& cc, const fs::path& work,
+		 const std::vector<std::string>& defines, int (&status)[3], pid_t (&pids)[3])
+{
 	for (std::size_t g = 0; g < 3; g++)
 		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic, defines),
 				work / fmt::format("{}.log", configs[g].name));
-	int status[3] = {0, 0, 0};
 	bool done[3] = {false, false, false};
 	const std::string what = fmt::format("compiling {} for 4K, 16K and 64K pages{}", t.name,
 					     o.symbolic ? " (the symbolic build, for the proofs)" : "");
@@ -381,6 +366,7 @@ built_tree build_tree(const tree& t, const build_options& o)
 					::kill(pids[g], SIGKILL);
 					::waitpid(pids[g], &status[g], 0);
 				}
+			std::error_code ec;
 			fs::remove_all(work, ec);
 			throw usage_error(fmt::format("--kernel '{}': compiling it took over {} s; stopped",
 						      t.dir.string(), compile_limit_s));
@@ -388,6 +374,12 @@ built_tree build_tree(const tree& t, const build_options& o)
 		const timespec ten_ms{0, 10'000'000};
 		::nanosleep(&ten_ms, nullptr);
 	}
+}
+
+// A compile that failed is refused with its first diagnostic.
+void refuse_failed(const tree& t, const build_options& o, const fs::path& cc, const fs::path& work,
+		   const int (&status)[3], const pid_t (&pids)[3])
+{
 	for (std::size_t g = 0; g < 3; g++) {
 		const bool ok = pids[g] > 0 && WIFEXITED(status[g]) && WEXITSTATUS(status[g]) == 0;
 		if (ok)
@@ -400,9 +392,50 @@ built_tree build_tree(const tree& t, const build_options& o)
 			msg += " (in the symbolic build, which compiles the tree as C++ for the proofs)";
 		if (g > 0 && msg.find("does not compile") != std::string::npos)
 			msg += fmt::format(" (with {} pages)", configs[g].name);
+		std::error_code ec;
 		fs::remove_all(work, ec);
 		throw usage_error(msg);
 	}
+}
+
+} // namespace
+
+built_tree build_tree(const tree& t, const build_options& o)
+{
+	const auto t0 = std::chrono::steady_clock::now();
+	const fs::path cc = find_compiler(o);
+	const build_inputs in = inputs_of(t, o, cc);
+
+	built_tree b;
+	b.key = in.key;
+	const fs::path dir = cache_root(o) / "kernel" / b.key;
+	std::error_code ec;
+	bool all = true;
+	for (std::size_t g = 0; g < 3; g++) {
+		b.modules[g] = dir / fmt::format("{}.so", configs[g].name);
+		all = all && fs::is_regular_file(b.modules[g], ec);
+	}
+	if (all) {
+		b.cached = true;
+		return b;
+	}
+
+	// Built in a directory of its own, then renamed into place: a build
+	// that fails or is interrupted never leaves a module in the cache.
+	fs::create_directories(dir.parent_path(), ec);
+	if (ec)
+		throw usage_error(fmt::format("--kernel: cannot create the module cache {}: {}",
+					      dir.parent_path().string(), ec.message()));
+	const fs::path work = dir.parent_path() / fmt::format("{}.build-{}", b.key, ::getpid());
+	fs::remove_all(work, ec);
+	for (const auto& [path, text] : in.shims)
+		write_file(work / "shim" / path, text);
+	for (const auto& [path, text] : in.sources)
+		write_file(work / "src" / path, text);
+	int status[3] = {0, 0, 0};
+	pid_t pids[3];
+	compile_all(t, o, cc, work, in.defines, status, pids);
+	refuse_failed(t, o, cc, work, status, pids);
 	fs::create_directories(dir, ec);
 	for (std::size_t g = 0; g < 3; g++)
 		fs::rename(work / fmt::format("{}.so", configs[g].name), b.modules[g], ec);

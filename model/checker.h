@@ -41,6 +41,8 @@ namespace ptespec {
 // What the reference ptep_get reads for page p of a quiescent table: the
 // entry's own flags, or the OR over the valid CONT entries of its run.
 unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p);
+// An entry's own young and dirty, as FLAG_* bits.
+unsigned own_flags(std::uint64_t e);
 
 class checker : public observer {
 public:
