@@ -29,6 +29,7 @@
 #include "model/transcript.h"
 #include "model/word_coverage.h"
 #include "properties/commands.h"
+#include "properties/defaults.h"
 #include "properties/runner.h"
 
 namespace ptespec::cli {

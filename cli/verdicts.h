@@ -2,19 +2,13 @@
 // documents of its commands.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <functional>
 #include <set>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "model/geometry.h"
 #include "model/history.h"
 #include "proofs/catalogue.h"
-#include "properties/defaults.h"
 #include "properties/runner.h"
 #include "verdicts/table.h"
 
