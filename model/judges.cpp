@@ -288,7 +288,8 @@ std::string checker::missed_by_last_flush(std::size_t i) const
 }
 
 // well-formed at a store: CONT changes between valid values go through
-// break-before-make (or, under BBML2, translate alike: model/tlb.h), and
+// break-before-make (or, under BBML2, differ in size and permissions only:
+// model/tlb.h), and
 // the run stays one run.
 void checker::judge_well_formed(const primitive_step& p, const table_t& t)
 {
@@ -296,8 +297,8 @@ void checker::judge_well_formed(const primitive_step& p, const table_t& t)
 	if (!tlb_.store(p.index, p.new_value))
 		report(property::well_formed, p.index,
 		       tlb_.bbml2() ? fmt::format("#{} changed CONT to {:#018x} without break-before-make, but the TLB "
-						  "may still hold {:#018x}, which translates differently: even BBML2 "
-						  "lets a lookup answer with either",
+						  "may still hold {:#018x}, which maps another address or memory type: "
+						  "BBML2 lets a lookup answer with either, and relaxes a change of size only",
 						  p.index, p.new_value, cached)
 				    : fmt::format("#{} changed CONT between valid values without break-before-make "
 						  "(the TLB may still hold {:#018x}{})",

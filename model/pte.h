@@ -144,6 +144,24 @@ template <class W> inline boolean_of<W> pte_same_mapping(const W& a, const W& b)
 	return word_ops<W>::equal(pte_clear_bits(a, ignore), pte_clear_bits(b, ignore));
 }
 
+// Two valid values a TLB may hold for one page at once, without break-
+// before-make, when FEAT_BBM level 2 without conflict aborts lets a run
+// change size in place: while both are cached a lookup yields the output
+// address, permissions and memory attributes of one of them, never a mix
+// (Arm ARM DDI 0487L.a, D8.7.1.1, R_NGLXZ and R_JQQTC).  The BBM levels
+// relax a change of block size; the model keeps break-before-make required
+// for everything else: a different output address, memory type (AttrIndx),
+// shareability or nG.  Permissions (AP[2:1], PXN, UXN, DBM), AF, CONT and the
+// software bits may differ: either answer is a translation software
+// programmed, and the flush that ends the caller's change makes the new one
+// the only one.
+template <class W> inline boolean_of<W> pte_bbml2_compatible(const W& a, const W& b)
+{
+	const std::uint64_t ignore = PTE_CONT | PTE_AF | PTE_RDONLY | PTE_USER | PTE_PXN | PTE_UXN | PTE_WRITE |
+				     PTE_DIRTY | PTE_SPECIAL | bit(57) | bit(58);
+	return word_ops<W>::equal(pte_clear_bits(a, ignore), pte_clear_bits(b, ignore));
+}
+
 // OR b's young and dirty into a, without branching on the word: the gather
 // step every contpte read shares.
 template <class W> inline W pte_or_flags(const W& a, const W& b)

@@ -372,13 +372,13 @@ private:
 		table_[i] = v;
 		// tlb_shadow::store: a valid value whose CONT differs from what
 		// may be cached needs the cached translation gone, or under
-		// BBML2 the two translating alike.
+		// BBML2 the two differing in size and permissions only.
 		std::uint64_t nv = 0;
 		if (judge_stores_ && !(v.is_numeral() && v.is_numeral_u64(nv) && !pte_valid(nv))) {
 			const z3::expr c = cached_[i];
 			z3::expr ok = c == ctx_.bv_val(0, 64) || pte_cont(c) == pte_cont(v);
 			if (features_.bbml2_noabort)
-				ok = ok || pte_same_mapping(c, v);
+				ok = ok || pte_bbml2_compatible(c, v);
 			if (run_shape_)
 				ok = ok && run_shape_(table_, i);
 			well_formed_ = well_formed_ && z3::implies(pte_valid(v), ok);
@@ -414,7 +414,7 @@ private:
 		// The MMU caches what it wrote, but cached_[j] need not follow:
 		// an event only sets AF and clears RDONLY of a valid entry (whose
 		// cached value is not 0), and neither the CONT comparison nor
-		// pte_same_mapping looks at those bits.
+		// pte_bbml2_compatible looks at those bits.
 		events_.push_back({call_, gap_, j, part_, on, wr, fired, pte_cont(e)});
 	}
 

@@ -24,12 +24,13 @@ bool tlb_shadow::store(std::size_t i, std::uint64_t v)
 		return true;
 	if (!bbml2_)
 		return false;
-	// Both may now be cached; a lookup answers with either, so they must
-	// answer alike.  Only the change of CONT is judged here: a later change
-	// in place (wrprotect, say) is as legal beside the stale translation as
-	// it is beside the current one -- the caller's flush ends both.
+	// Both may now be cached and a lookup answers with either: legal when
+	// they differ in size and permissions only (pte_bbml2_compatible).  Only
+	// the change of CONT is judged here: a later change in place
+	// (wrprotect, say) is as legal beside the stale translation as it is
+	// beside the current one -- the caller's flush ends both.
 	stale_[i] = old;
-	return pte_same_mapping(old, v);
+	return pte_bbml2_compatible(old, v);
 }
 
 bool tlb_shadow::reaches_every_cpu(unsigned flags) const

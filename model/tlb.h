@@ -27,9 +27,11 @@
 // architecture promises more: while both are cached, a lookup yields one of
 // the translations software programmed -- never an abort, never a mix of the
 // two.  So the flush between clearing a run and repainting it may go, as
-// mainline's contpte_convert does, *provided* the old and the new value
-// translate alike (same output address and attributes; they may differ in
-// CONT and in the access/dirty state), since then either answer is right.
+// mainline's contpte_convert does, *provided* the change is one of size: the
+// old and the new value have the same output address, memory type,
+// shareability and nG (pte_bbml2_compatible, model/pte.h); they may differ in
+// CONT, in permissions and in the access/dirty state, since either answer is
+// one software programmed and the caller's own flush ends the change.
 // Until a later flush evicts it the old translation stays cached beside the
 // new one: the shadow keeps it (`stale`), and run_cached_cont counts it.
 // (hw_candidates, model/hardware.h, still lands an event only in a valid

@@ -35,10 +35,10 @@ struct no_bbm : mainline_ops<M, no_bbm<M>> {
 // second pass by repainting the covered entries read-only in the unfold
 // itself.  With the invalidation between clear and repaint that is a
 // legal break-before-make.  Where the CPU has BBML2 without conflict aborts
-// it skips the invalidation, as mainline's contpte_convert does -- but that
-// is legal only for a repaint that translates as the old entry did: here a
-// CPU may go on writing through the stale writable CONT translation of a
-// page fork just made read-only: well-formed, only with BBML2.
+// it skips the invalidation, as mainline's contpte_convert does; a CPU may
+// then answer with the stale writable CONT translation or the new read-only
+// one until fork's own flush -- as with any permission change before its
+// flush, and legal: the two differ in size and permissions only.
 template <class M>
 struct unfold_wrprotecting : mainline_ops<M, unfold_wrprotecting<M>> {
 	using W = typename M::word;
@@ -69,6 +69,28 @@ struct unfold_wrprotecting : mainline_ops<M, unfold_wrprotecting<M>> {
 			const bool covered = first + k >= lo && first + k < hi;
 			this->self().__set_pte(m, first + k, covered ? pte_wrprotect(pte) : pte);
 		}
+	}
+};
+
+// contpte_convert repainting from the pfn of the entry it was called for
+// instead of the run's first: the run's CONT entries then map pages shifted
+// by that entry's place in the run.  Without BBML2 the invalidation comes
+// first and the repaint itself is misshapen (well-formed: not aligned);
+// with BBML2 the skipped invalidation leaves the old translations cached
+// beside new ones of other pages, which no change of size allows
+// (well-formed at the first store).
+template <class M>
+struct convert_unaligned : mainline_ops<M, convert_unaligned<M>> {
+	using W = typename M::word;
+	void contpte_convert(M& m, std::size_t i, W pte)
+	{
+		const geometry& g = m.geo();
+		const std::size_t first = g.run_start(i);
+		for (std::size_t k = 0; k < g.cont_ptes; k++)
+			pte = pte_or_flags(pte, this->self().__ptep_get_and_clear(m, first + k));
+		if (!m.features().bbml2_noabort)
+			m.flush_tlb_range(first, g.cont_ptes);
+		this->self().__set_ptes(m, first, pte, g.cont_ptes);
 	}
 };
 

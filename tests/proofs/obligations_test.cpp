@@ -693,20 +693,20 @@ TEST(proofs, every_store_of_a_step_call_is_judged_against_the_tlb)
 	EXPECT_EQ(prove_named(*local, granule::k4, name, o).verdict, proof_verdict::proved);
 }
 
-// Under BBML2 mainline's convert skips the invalidation and is proved; an
-// unfold that also write-protects, skipping it the same way, leaves a
-// writable CONT translation beside the read-only repaint: refuted, and the
-// replay runs on the same hardware.
-TEST(proofs, under_bbml2_only_a_repaint_that_translates_alike_may_skip_the_invalidation)
+// Under BBML2 mainline's convert skips the invalidation and is proved; so is
+// an unfold that also write-protects, skipping it the same way (old and new
+// differ in size and permissions only); a convert that repaints other pages
+// is refuted, and the replay runs on the same hardware.
+TEST(proofs, under_bbml2_only_a_repaint_of_other_pages_needs_the_invalidation)
 {
 	prove_options o = quick_at(0, 2);	// one entry goes to contpte_try_unfold, not the batch call
 	o.hw.bbml2_noabort = true;
 	const std::string name = "step/wrprotect_ptes-cont16";
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
-	auto fused = make_strategy<controls::unfold_wrprotecting>("unfold-wrprotecting", "negative control", "test");
-	EXPECT_EQ(refuted_and_confirmed(*fused, name, o), property::well_formed);
-	o.hw = {};
+	auto fused = make_strategy<controls::unfold_wrprotecting>("unfold-wrprotecting", "control", "test");
 	EXPECT_EQ(prove_named(*fused, granule::k4, name, o).verdict, proof_verdict::proved);
+	auto unaligned = make_strategy<controls::convert_unaligned>("convert-unaligned", "negative control", "test");
+	EXPECT_EQ(refuted_and_confirmed(*unaligned, name, o), property::well_formed);
 }
 
 // Sequences of two calls from the empty table assume no invariant.  The
