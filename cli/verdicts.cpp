@@ -134,7 +134,7 @@ nlohmann::json replayed_json(const proofs::proof_result& r)
 namespace {
 
 // The property broken, or the caller and its rule when a caller broke one.
-nlohmann::json violation_json(const counterexample& ce)
+nlohmann::json violation_json(const sampled_counterexample& ce)
 {
 	nlohmann::json v{{"property", to_string(ce.v.prop)}, {"step", ce.v.step}, {"page", ce.v.page},
 			 {"message", ce.v.message}};

@@ -55,7 +55,7 @@ std::vector<ce_call> calls_from_json(const json& j)
 
 std::string to_wire(const property_result& r)
 {
-	const counterexample& ce = r.ce;
+	const sampled_counterexample& ce = r.ce;
 	json j{{"strategy", r.strategy},
 	       {"prop", static_cast<int>(r.prop)},
 	       {"v", static_cast<int>(r.v)},

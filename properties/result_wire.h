@@ -1,7 +1,7 @@
 // A property run's result as text and back: how a run made in a child
 // process (os/children.h) reaches the parent that prints it.  Everything a
 // table, a counterexample or a JSON document shows goes across; the replayed
-// history (counterexample::hist) and the hint behind a hint failure do not:
+// history (sampled_counterexample::hist) and the hint behind a hint failure do not:
 // they feed only the proofs' re-judgement, which runs in the child.
 #pragma once
 

@@ -235,7 +235,7 @@ void judge_passed(property_result& res, const rc::detail::SuccessResult& ok)
 // Replays the shrunk sequence on a fresh machine in the case's world,
 // recording every step, and keeps it as the counterexample: it must fail
 // the same property again.
-counterexample replay_failure(strategy& s, property p, const run_options& o, const failure_slot& slot,
+sampled_counterexample replay_failure(strategy& s, property p, const run_options& o, const failure_slot& slot,
 			      const std::string& id)
 {
 	const world_layout& w = slot.layout;
@@ -259,7 +259,7 @@ counterexample replay_failure(strategy& s, property p, const run_options& o, con
 	}
 	if (!again || v.prop != p || breach.has_value() != slot.breach.has_value())
 		throw internal_error("counterexample for " + id + " did not fail again on replay");
-	counterexample ce;
+	sampled_counterexample ce;
 	for (const auto& c : slot.commands)
 		ce.commands.push_back(c->describe());
 	ce.commands.resize(starts.size());
@@ -362,7 +362,7 @@ std::size_t quiet_reads_from(const std::vector<ce_call>& calls, std::size_t from
 std::string format_counterexample(const property_result& r)
 {
 	std::string out;
-	const counterexample& ce = r.ce;
+	const sampled_counterexample& ce = r.ce;
 	if (ce.breach)
 		out += fmt::format("counterexample: caller {} breaks the caller rule {} ({}); the call never reached {}, "
 				   "which is not blamed ({} was being judged)\n",

@@ -64,7 +64,7 @@ struct ce_call {
 	std::vector<std::pair<std::string, std::string>> runs;	// ruler before -> after, runs it changed
 };
 
-struct counterexample {
+struct sampled_counterexample {
 	std::vector<std::string> commands;	// the shrunk caller actions
 	std::vector<ce_call> calls;	// every call up to the violation
 	std::string initial;	// rulers of the initial table
@@ -91,7 +91,7 @@ struct property_result {
 	std::uint64_t calls = 0;	// checked calls over all cases
 	std::uint64_t exercised = 0;	// judgements of the property that had something to judge
 	std::string why_not_exercised;	// when not_exercised
-	counterexample ce;	// when it fails
+	sampled_counterexample ce;	// when it fails
 	// RapidCheck's classification of the cases (RC_CLASSIFY tags -> count),
 	// to show that the edges are exercised.
 	std::vector<std::pair<std::string, int>> distribution;
