@@ -54,16 +54,8 @@ TEST(cli_caller, test_names_the_caller_and_its_rule_not_the_strategy)
 	EXPECT_EQ(o.out.find("FAILS"), std::string::npos) << o.show();
 	EXPECT_NE(o.out.find("--caller " + bad_caller), std::string::npos) << "the reproduce line";
 	// The reproduce line runs as printed: it loads the caller's plugin.
-	const std::size_t at = o.out.find("reproduce: ptespec ");
-	ASSERT_NE(at, std::string::npos) << o.out;
-	const std::string line = o.out.substr(at + 19, o.out.find('\n', at) - at - 19);
-	EXPECT_NE(line.find("--plugin " + std::string(BATCH_PAST_FOLIO_PLUGIN)), std::string::npos) << line;
-	std::vector<std::string> words;
-	for (std::size_t b = 0, e; b < line.size(); b = e + 1) {
-		e = std::min(line.find(' ', b), line.size());
-		words.push_back(line.substr(b, e - b));
-	}
-	const outcome again = run_ptespec(words);
+	EXPECT_NE(o.out.find("--plugin " + std::string(BATCH_PAST_FOLIO_PLUGIN)), std::string::npos) << o.out;
+	const outcome again = run_reproduce_line(o.out);
 	EXPECT_EQ(again.status, 1) << again.show();
 	EXPECT_NE(again.out.find("counterexample: caller " + bad_caller), std::string::npos) << again.show();
 }

@@ -96,6 +96,25 @@ inline outcome run_ptespec(const std::vector<std::string>& args)
 	return o;
 }
 
+// The first "reproduce: ptespec ..." line of `out`, run as printed (its
+// words split at spaces, as a shell would split them: the lines carry no
+// quotes).  An empty outcome with status -2 when there is no such line.
+inline outcome run_reproduce_line(const std::string& out)
+{
+	const std::string mark = "reproduce: ptespec ";
+	const std::size_t at = out.find(mark);
+	if (at == std::string::npos)
+		return outcome{-2, "", "no reproduce line in the output"};
+	const std::size_t from = at + mark.size();
+	const std::string line = out.substr(from, out.find('\n', from) - from);
+	std::vector<std::string> words;
+	for (std::size_t b = 0, e; b < line.size(); b = e + 1) {
+		e = std::min(line.find(' ', b), line.size());
+		words.push_back(line.substr(b, e - b));
+	}
+	return run_ptespec(words);
+}
+
 // Bad usage: exit 2, nothing on stdout, exactly one line on stderr.
 inline void expect_one_line_usage_error(const outcome& o, const std::string& needle)
 {

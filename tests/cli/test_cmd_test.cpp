@@ -76,6 +76,24 @@ TEST(cli_test_cmd, a_failing_pair_exits_1_with_a_counterexample_and_its_reproduc
 	EXPECT_NE(o.out.find("counterexample: simple fails per-call"), std::string::npos) << o.out;
 	EXPECT_NE(o.out.find("reproduce: ptespec test --strategy simple --property per-call"), std::string::npos);
 	EXPECT_NE(o.out.find("0 passed, 1 failed, 0 undecided\n"), std::string::npos) << o.out;
+	// The reproduce line runs as printed and fails the same way.
+	const outcome again = run_reproduce_line(o.out);
+	EXPECT_EQ(again.status, 1) << again.show();
+	EXPECT_NE(again.out.find("counterexample: simple fails per-call"), std::string::npos) << again.show();
+}
+
+// A strategy loaded from a plugin: its reproduce line loads it again.
+TEST(cli_test_cmd, a_plugins_reproduce_line_loads_the_plugin_and_fails_again)
+{
+	const outcome o = run_ptespec({"--plugin", BROKEN_PLUGIN, "test", "--strategy", "test-broken-batch", "--property",
+				       "batch-or", "--seed", "1"});
+	ASSERT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("reproduce: ptespec --plugin " + std::string(BROKEN_PLUGIN) + " test "), std::string::npos)
+		<< o.out;
+	const outcome again = run_reproduce_line(o.out);
+	EXPECT_EQ(again.status, 1) << again.show();
+	EXPECT_NE(again.out.find("counterexample: test-broken-batch fails batch-or"), std::string::npos)
+		<< again.show();
 }
 
 TEST(cli_test_cmd, json_has_the_documented_shape)

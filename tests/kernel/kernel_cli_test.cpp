@@ -273,6 +273,12 @@ TEST(kernel_cli, a_batch_hint_counting_from_the_run_start_fails_per_call)
 					   "return pte_valid_cont(pte) ? CONT_PTES : 1;", "per-call");
 	EXPECT_EQ(o.status, 1) << o.show();
 	EXPECT_NE(o.out.find("pte_batch_hint(#"), std::string::npos) << o.show();
+	// The reproduce line names the tree with --kernel NAME=DIR and runs as
+	// printed.
+	EXPECT_NE(o.out.find("reproduce: ptespec --kernel hint="), std::string::npos) << o.show();
+	const outcome again = run_reproduce_line(o.out);
+	EXPECT_EQ(again.status, 1) << again.show();
+	EXPECT_NE(again.out.find("pte_batch_hint(#"), std::string::npos) << again.show();
 }
 
 // The mm tree's pgtable.h of 2026 wraps __ptep_set_access_flags around
