@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "model/geometry.h"
 #include "model/word.h"
@@ -172,5 +173,30 @@ template <class W> inline W pte_or_flags(const W& a, const W& b)
 
 // Concrete constructors used by callers and tests (not by strategies).
 std::uint64_t mk_swp_entry(unsigned type, std::uint64_t offset, bool exclusive = false, bool uffd_wp = false);
+
+// The special swap types: the core takes the top of the 32 types, PTE
+// markers the last, and below it device-private/exclusive, migration and
+// hwpoison as the kernel is configured; with CONFIG_MIGRATION,
+// CONFIG_DEVICE_PRIVATE and CONFIG_MEMORY_FAILURE swap areas are types 0-23.
+// Every special type is 16 or more: it sets bit 10, AF's place.
+inline constexpr unsigned MAX_SWAPFILES = 24;
+inline constexpr unsigned SWP_HWPOISON = 24;
+inline constexpr unsigned SWP_MIGRATION_READ = 25;
+inline constexpr unsigned SWP_MIGRATION_READ_EXCLUSIVE = 26;
+inline constexpr unsigned SWP_MIGRATION_WRITE = 27;
+inline constexpr unsigned SWP_DEVICE_WRITE = 28;
+inline constexpr unsigned SWP_DEVICE_READ = 29;
+inline constexpr unsigned SWP_DEVICE_EXCLUSIVE = 30;
+inline constexpr unsigned SWP_PTE_MARKER = 31;
+// A PTE marker's offset: what it marks.
+inline constexpr std::uint64_t PTE_MARKER_UFFD_WP = bit(0);
+inline constexpr std::uint64_t PTE_MARKER_POISONED = bit(1);
+inline constexpr std::uint64_t PTE_MARKER_GUARD = bit(2);
+
+inline unsigned swp_type_of(std::uint64_t v) { return static_cast<unsigned>((v >> SWP_TYPE_SHIFT) & SWP_TYPE_MASK); }
+inline std::uint64_t swp_offset_of(std::uint64_t v) { return (v >> SWP_OFFSET_SHIFT) & SWP_OFFSET_MASK; }
+// What a non-present, non-none value is, as the kernel reads it: "swap
+// type 3", "migration-write", "guard marker", ...
+std::string nonpresent_kind(std::uint64_t v);
 
 } // namespace ptespec

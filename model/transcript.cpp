@@ -12,7 +12,7 @@ std::string flags_text(std::uint64_t pte)
 	if (pte_none(pte))
 		return "none";
 	if (!pte_present(pte))
-		return "non-present";
+		return "non-present: " + nonpresent_kind(pte);
 	// The checker's words for a set of flags, so a verdict's message and
 	// the history under it name a state alike.
 	std::string s = flag_name((pte_young(pte) ? FLAG_YOUNG : 0u) | (pte_dirty(pte) ? FLAG_DIRTY : 0u));

@@ -108,13 +108,20 @@ rc::Gen<std::uint64_t> nonpresent_value(bool alias)
 {
 	return rc::gen::apply(
 		[alias](unsigned type, std::uint64_t offset, bool alias_af, bool alias_cont, bool excl) {
-			// Type bit 4 is PTE bit 10 (AF); offset bit 40 is PTE bit 52 (CONT).
+			// Type bit 4 is PTE bit 10 (AF); offset bit 40 is PTE bit 52
+			// (CONT).  Types 16-23 are swap areas past the 16th, 24-30
+			// hwpoison, migration and device entries (their offset a pfn),
+			// 31 a PTE marker, whose offset is what it marks.
 			if (!alias)
 				type &= 0xf;
 			else if (alias_af)
 				type |= 0x10;
-			if (alias && alias_cont)
+			if ((type & SWP_TYPE_MASK) == SWP_PTE_MARKER) {
+				constexpr std::uint64_t marks[] = {PTE_MARKER_UFFD_WP, PTE_MARKER_POISONED, PTE_MARKER_GUARD};
+				offset = marks[offset % 3];
+			} else if (alias && alias_cont) {
 				offset |= std::uint64_t{1} << 40;
+			}
 			return mk_swp_entry(type, offset, excl) | (offset == 0 && type == 0 ? PTE_SWP_EXCLUSIVE : 0);
 		},
 		gen::uniform<unsigned>(0, 32), gen::uniform<std::uint64_t>(1, 1u << 20), rc::gen::arbitrary<bool>(),

@@ -322,5 +322,28 @@ TEST(pte_swap, swp_entry_aliases_af_and_cont_while_not_valid)
 	EXPECT_TRUE(pte_dirty(w));
 }
 
+// The special types sit at 24-31, each with bit 10 (AF's place) set; a
+// young clear that clears bit 10 of one turns it into a swap entry of type
+// 16 lower (a guard marker, 0x47c0, becomes swap type 15, offset 4: 0x43c0).
+TEST(pte_swap, special_entries_are_named_and_set_bit_10)
+{
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(3, 5)), "swap type 3");
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(23, 5)), "swap type 23");
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(SWP_HWPOISON, 0x1234)), "hwpoison");
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(SWP_MIGRATION_READ, 0x1234)), "migration-read");
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(SWP_MIGRATION_READ_EXCLUSIVE, 0x1234)), "migration-read-exclusive");
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(SWP_MIGRATION_WRITE, 0x1234)), "migration-write");
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(SWP_DEVICE_EXCLUSIVE, 0x1234)), "device-exclusive");
+	EXPECT_EQ(nonpresent_kind(mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_UFFD_WP | PTE_MARKER_POISONED)),
+		  "uffd-wp+poison marker");
+	const std::uint64_t guard = mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_GUARD);
+	EXPECT_EQ(guard, 0x47c0u);
+	EXPECT_EQ(nonpresent_kind(guard), "guard marker");
+	EXPECT_EQ(pte_mkold(guard), 0x43c0u);
+	EXPECT_EQ(nonpresent_kind(pte_mkold(guard)), "swap type 15");
+	for (unsigned type = MAX_SWAPFILES; type <= SWP_PTE_MARKER; type++)
+		EXPECT_TRUE(pte_young(mk_swp_entry(type, 1))) << type;
+}
+
 } // namespace
 } // namespace ptespec
