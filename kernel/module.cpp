@@ -4,7 +4,9 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -418,6 +420,78 @@ struct rebind {
 // The built tree's three modules, by granule (4K, 16K, 64K).
 void open_modules(const tree& t, const built_tree& b, bool symbolic, module out[3]);
 
+// The module's function for call kind K.
+template <call_kind K>
+auto tree_function(const ptespec_kernel_calls& f);
+#define PTESPEC_TREE_FUNCTION(name, result, args) \
+	template <>                               \
+	auto tree_function<call_kind::name>(const ptespec_kernel_calls& f) { return f.name; }
+PTESPEC_CALLS(PTESPEC_TREE_FUNCTION)
+#undef PTESPEC_TREE_FUNCTION
+
+// Call c of kind K through the module's function, its arguments in K's
+// shape (ptespec/host.h); value() is the word c passes, asked only by a
+// call that passes one.
+template <call_kind K, class Value>
+auto call_tree(const ptespec_kernel_calls& f, const call& c, Value value)
+{
+	const auto fn = tree_function<K>(f);
+	const auto nr = static_cast<unsigned>(c.nr);
+	constexpr call_args_shape args = shape_of(K).args;
+	if constexpr (args == call_args_shape::entry)
+		return fn(c.index);
+	else if constexpr (args == call_args_shape::entry_full)
+		return fn(c.index, c.full);
+	else if constexpr (args == call_args_shape::entry_value_dirty)
+		return fn(c.index, value(), c.flags != 0);
+	else if constexpr (args == call_args_shape::batch || args == call_args_shape::range)
+		return fn(c.index, nr);
+	else if constexpr (args == call_args_shape::batch_full)
+		return fn(c.index, nr, c.full);
+	else if constexpr (args == call_args_shape::batch_flags)
+		return fn(c.index, nr, c.flags);
+	else
+		return fn(c.index, value(), nr);
+}
+
+// Call c of kind K in the C build: its answer where K's result shape says.
+template <call_kind K>
+call_result answer(const ptespec_kernel_calls& f, const call& c)
+{
+	constexpr call_result_shape result = shape_of(K).result;
+	auto value = [&] { return c.pte; };
+	call_result r;
+	if constexpr (result == call_result_shape::none)
+		call_tree<K>(f, c, value);
+	else if constexpr (result == call_result_shape::pte)
+		r.pte = call_tree<K>(f, c, value);
+	else if constexpr (result == call_result_shape::young)
+		r.young = call_tree<K>(f, c, value) != 0;
+	else
+		r.changed = call_tree<K>(f, c, value) != 0;
+	return r;
+}
+
+// The same in the symbolic build: a value argument goes in as a handle, a
+// pte result comes back as one.
+template <call_kind K>
+sym_call_result sym_answer(const ptespec_kernel_calls& f, const call& c, sym_session& s)
+{
+	constexpr call_result_shape result = shape_of(K).result;
+	auto value = [&] { return s.handle(s.m.argument(c)); };
+	auto truth = [&](int v) { return s.m.ctx().bool_val(v != 0); };
+	sym_call_result r;
+	if constexpr (result == call_result_shape::none)
+		call_tree<K>(f, c, value);
+	else if constexpr (result == call_result_shape::pte)
+		r.pte = s.term(call_tree<K>(f, c, value));
+	else if constexpr (result == call_result_shape::young)
+		r.young = truth(call_tree<K>(f, c, value));
+	else
+		r.changed = truth(call_tree<K>(f, c, value));
+	return r;
+}
+
 class tree_strategy final : public strategy {
 public:
 	tree_strategy(strategy_info info, module mods[3], tree t, build_options o)
@@ -427,8 +501,13 @@ public:
 			mods_[g] = mods[g];
 		// Every granule's module is built from the same sources: the 4K
 		// one says which calls the tree has.
-		for (std::size_t k = 0; k < nr_call_kinds; k++)
-			implemented_[k] = call_of(*mods_[0].k, static_cast<call_kind>(k)) != nullptr;
+		const ptespec_kernel_calls& f = mods_[0].k->calls;
+		const bool has[] = {
+#define PTESPEC_TREE_HAS(name, result, args) f.name != nullptr,
+			PTESPEC_CALLS(PTESPEC_TREE_HAS)
+#undef PTESPEC_TREE_HAS
+		};
+		std::copy(std::begin(has), std::end(has), implemented_);
 	}
 	const strategy_info& info() const override { return info_; }
 	bool implements(call_kind k) const override { return implemented_[static_cast<std::size_t>(k)]; }
@@ -480,36 +559,6 @@ public:
 	}
 
 private:
-	static const void* call_of(const ptespec_kernel_module& k, call_kind kind)
-	{
-		const ptespec_kernel_calls& f = k.calls;
-		switch (kind) {
-		case call_kind::set_ptes: return reinterpret_cast<const void*>(f.set_ptes);
-		case call_kind::ptep_get: return reinterpret_cast<const void*>(f.ptep_get);
-		case call_kind::ptep_get_lockless: return reinterpret_cast<const void*>(f.ptep_get_lockless);
-		case call_kind::ptep_get_and_clear: return reinterpret_cast<const void*>(f.ptep_get_and_clear);
-		case call_kind::ptep_get_and_clear_full: return reinterpret_cast<const void*>(f.ptep_get_and_clear_full);
-		case call_kind::get_and_clear_full_ptes: return reinterpret_cast<const void*>(f.get_and_clear_full_ptes);
-		case call_kind::clear_full_ptes: return reinterpret_cast<const void*>(f.clear_full_ptes);
-		case call_kind::clear_non_present_ptes: return reinterpret_cast<const void*>(f.clear_non_present_ptes);
-		case call_kind::ptep_test_and_clear_young:
-			return reinterpret_cast<const void*>(f.ptep_test_and_clear_young);
-		case call_kind::ptep_clear_flush_young: return reinterpret_cast<const void*>(f.ptep_clear_flush_young);
-		case call_kind::wrprotect_ptes: return reinterpret_cast<const void*>(f.wrprotect_ptes);
-		case call_kind::clear_young_dirty_ptes: return reinterpret_cast<const void*>(f.clear_young_dirty_ptes);
-		case call_kind::ptep_set_access_flags: return reinterpret_cast<const void*>(f.ptep_set_access_flags);
-		case call_kind::contpte_try_fold: return reinterpret_cast<const void*>(f.contpte_try_fold);
-		case call_kind::contpte_try_unfold: return reinterpret_cast<const void*>(f.contpte_try_unfold);
-		case call_kind::test_and_clear_young_ptes:
-			return reinterpret_cast<const void*>(f.test_and_clear_young_ptes);
-		case call_kind::clear_flush_young_ptes: return reinterpret_cast<const void*>(f.clear_flush_young_ptes);
-		case call_kind::modify_prot_start_ptes: return reinterpret_cast<const void*>(f.modify_prot_start_ptes);
-		case call_kind::modify_prot_commit_ptes:
-			return reinterpret_cast<const void*>(f.modify_prot_commit_ptes);
-		}
-		return nullptr;
-	}
-
 	template <class M>
 	call_result run(M& m, const call& c)
 	{
@@ -523,33 +572,14 @@ private:
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
 		const rebind guard{k, k.bind(&b)};
 
-		const ptespec_kernel_calls& f = k.calls;
-		const auto nr = static_cast<unsigned>(c.nr);
-		call_result r;
 		switch (c.kind) {
-		case call_kind::set_ptes: f.set_ptes(c.index, c.pte, nr); break;
-		case call_kind::ptep_get: r.pte = f.ptep_get(c.index); break;
-		case call_kind::ptep_get_lockless: r.pte = f.ptep_get_lockless(c.index); break;
-		case call_kind::ptep_get_and_clear: r.pte = f.ptep_get_and_clear(c.index); break;
-		case call_kind::ptep_get_and_clear_full: r.pte = f.ptep_get_and_clear_full(c.index, c.full); break;
-		case call_kind::get_and_clear_full_ptes: r.pte = f.get_and_clear_full_ptes(c.index, nr, c.full); break;
-		case call_kind::clear_full_ptes: f.clear_full_ptes(c.index, nr, c.full); break;
-		case call_kind::clear_non_present_ptes: f.clear_non_present_ptes(c.index, nr); break;
-		case call_kind::ptep_test_and_clear_young: r.young = f.ptep_test_and_clear_young(c.index) != 0; break;
-		case call_kind::ptep_clear_flush_young: r.young = f.ptep_clear_flush_young(c.index) != 0; break;
-		case call_kind::wrprotect_ptes: f.wrprotect_ptes(c.index, nr); break;
-		case call_kind::clear_young_dirty_ptes: f.clear_young_dirty_ptes(c.index, nr, c.flags); break;
-		case call_kind::ptep_set_access_flags:
-			r.changed = f.ptep_set_access_flags(c.index, c.pte, c.flags != 0) != 0;
-			break;
-		case call_kind::contpte_try_fold: f.contpte_try_fold(c.index); break;
-		case call_kind::contpte_try_unfold: f.contpte_try_unfold(c.index); break;
-		case call_kind::test_and_clear_young_ptes: r.young = f.test_and_clear_young_ptes(c.index, nr) != 0; break;
-		case call_kind::clear_flush_young_ptes: r.young = f.clear_flush_young_ptes(c.index, nr) != 0; break;
-		case call_kind::modify_prot_start_ptes: r.pte = f.modify_prot_start_ptes(c.index, nr); break;
-		case call_kind::modify_prot_commit_ptes: f.modify_prot_commit_ptes(c.index, c.pte, nr); break;
+#define PTESPEC_RUN_TREE_CALL(name, result, args) \
+	case call_kind::name:                     \
+		return answer<call_kind::name>(k.calls, c);
+			PTESPEC_CALLS(PTESPEC_RUN_TREE_CALL)
+#undef PTESPEC_RUN_TREE_CALL
 		}
-		return r;
+		return {};
 	}
 
 	// The same call through the symbolic build on the proofs' machine.
@@ -565,41 +595,14 @@ private:
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
 		const rebind guard{k, k.bind(&b)};
 
-		const ptespec_kernel_calls& f = k.calls;
-		const auto nr = static_cast<unsigned>(c.nr);
-		z3::context& ctx = m.ctx();
-		// A value argument goes in as a handle, a pte result comes back as one.
-		auto arg = [&] { return s.handle(m.argument(c)); };
-		auto truth = [&](int v) { return ctx.bool_val(v != 0); };
-		sym_call_result r;
 		switch (c.kind) {
-		case call_kind::set_ptes: f.set_ptes(c.index, arg(), nr); break;
-		case call_kind::ptep_get: r.pte = s.term(f.ptep_get(c.index)); break;
-		case call_kind::ptep_get_lockless: r.pte = s.term(f.ptep_get_lockless(c.index)); break;
-		case call_kind::ptep_get_and_clear: r.pte = s.term(f.ptep_get_and_clear(c.index)); break;
-		case call_kind::ptep_get_and_clear_full:
-			r.pte = s.term(f.ptep_get_and_clear_full(c.index, c.full));
-			break;
-		case call_kind::get_and_clear_full_ptes:
-			r.pte = s.term(f.get_and_clear_full_ptes(c.index, nr, c.full));
-			break;
-		case call_kind::clear_full_ptes: f.clear_full_ptes(c.index, nr, c.full); break;
-		case call_kind::clear_non_present_ptes: f.clear_non_present_ptes(c.index, nr); break;
-		case call_kind::ptep_test_and_clear_young: r.young = truth(f.ptep_test_and_clear_young(c.index)); break;
-		case call_kind::ptep_clear_flush_young: r.young = truth(f.ptep_clear_flush_young(c.index)); break;
-		case call_kind::wrprotect_ptes: f.wrprotect_ptes(c.index, nr); break;
-		case call_kind::clear_young_dirty_ptes: f.clear_young_dirty_ptes(c.index, nr, c.flags); break;
-		case call_kind::ptep_set_access_flags:
-			r.changed = truth(f.ptep_set_access_flags(c.index, arg(), c.flags != 0));
-			break;
-		case call_kind::contpte_try_fold: f.contpte_try_fold(c.index); break;
-		case call_kind::contpte_try_unfold: f.contpte_try_unfold(c.index); break;
-		case call_kind::test_and_clear_young_ptes: r.young = truth(f.test_and_clear_young_ptes(c.index, nr)); break;
-		case call_kind::clear_flush_young_ptes: r.young = truth(f.clear_flush_young_ptes(c.index, nr)); break;
-		case call_kind::modify_prot_start_ptes: r.pte = s.term(f.modify_prot_start_ptes(c.index, nr)); break;
-		case call_kind::modify_prot_commit_ptes: f.modify_prot_commit_ptes(c.index, arg(), nr); break;
+#define PTESPEC_RUN_SYMBOLIC_CALL(name, result, args) \
+	case call_kind::name:                         \
+		return sym_answer<call_kind::name>(k.calls, c, s);
+			PTESPEC_CALLS(PTESPEC_RUN_SYMBOLIC_CALL)
+#undef PTESPEC_RUN_SYMBOLIC_CALL
 		}
-		return r;
+		return {};
 	}
 
 	strategy_info info_;
