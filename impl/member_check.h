@@ -31,7 +31,8 @@ namespace ptespec {
 
 // has_member_named_NAME<S>: whether S or a base of S has a member NAME of
 // any kind.  The probe adds a data member NAME beside S's; naming NAME in
-// the class that derives from both is ambiguous exactly when S has one.
+// the class that derives from both is ambiguous exactly when S has one.  A
+// final S cannot be derived from, and goes unchecked.
 #define PTESPEC_MEMBER_PROBE(name, ...)                                           \
 	namespace member_probe {                                                  \
 	struct name##_probe {                                                     \
@@ -41,7 +42,7 @@ namespace ptespec {
 	struct name##_with : S, name##_probe {};                                  \
 	}                                                                         \
 	template <class S>                                                        \
-	concept has_member_named_##name = !requires { &member_probe::name##_with<S>::name; };
+	concept has_member_named_##name = !std::is_final_v<S> && !requires { &member_probe::name##_with<S>::name; };
 PTESPEC_CALLS(PTESPEC_MEMBER_PROBE)
 PTESPEC_RETIRED_MEMBERS(PTESPEC_MEMBER_PROBE)
 #undef PTESPEC_MEMBER_PROBE

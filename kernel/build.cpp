@@ -290,18 +290,20 @@ std::string first_diagnostic(const std::string& log, const fs::path& work, const
 			   also);
 }
 
-} // namespace
+// What goes into a tree's modules, and the cache key it decides.
+struct module_inputs {
+	std::vector<std::pair<std::string, std::string>> shims, sources;	// path, text
+	std::vector<std::string> defines;
+	std::string key;
+};
 
-built_tree build_tree(const tree& t, const build_options& o)
+// Everything that goes into a module decides its key.
+module_inputs gather_inputs(const tree& t, const build_options& o, const fs::path& cc)
 {
-	const auto t0 = std::chrono::steady_clock::now();
-	const fs::path cc = find_compiler(o);
-
-	// Everything that goes into a module decides its key.
-	std::vector<std::pair<std::string, std::string>> sources;
+	module_inputs in;
 	for (const std::string& f : tree_files())
-		sources.emplace_back(f, read_file(t.dir / f));
-	const std::vector<std::string> defines = tree_defines(sources);
+		in.sources.emplace_back(f, read_file(t.dir / f));
+	in.defines = tree_defines(in.sources);
 	fnv key;
 	key.add(fmt::format("ptespec kernel module abi {}", PTESPEC_KERNEL_ABI));
 	std::error_code ec;
@@ -309,50 +311,32 @@ built_tree build_tree(const tree& t, const build_options& o)
 	key.add(std::to_string(fs::file_size(cc, ec)));
 	key.add(std::to_string(fs::last_write_time(cc, ec).time_since_epoch().count()));
 	for (const granule_config& g : configs)
-		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, defines))
+		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, in.defines))
 			key.add(args);
 	// What is compiled: the symbolic build if-converts the tree's files and
 	// the adapter's own generic loops (core-mm's, for a tree without the
 	// batched calls; kernel/if_convert.h); the C build takes them as they are.
-	std::vector<std::pair<std::string, std::string>> shims;
 	for (const embedded_file& f : shim_files())
-		shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
-									      : std::string(f.text));
+		in.shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
+										 : std::string(f.text));
 	if (o.symbolic)
-		for (auto& [path, text] : sources)
+		for (auto& [path, text] : in.sources)
 			text = if_convert(text).text;
-	for (const auto* files : {&shims, &sources})
+	for (const auto* files : {&in.shims, &in.sources})
 		for (const auto& [path, text] : *files) {
 			key.add(path);
 			key.add(text);
 		}
+	in.key = fmt::format("{:016x}", key.h);
+	return in;
+}
 
-	built_tree b;
-	b.key = fmt::format("{:016x}", key.h);
-	const fs::path dir = cache_root(o) / "kernel" / b.key;
-	bool all = true;
-	for (std::size_t g = 0; g < 3; g++) {
-		b.modules[g] = dir / fmt::format("{}.so", configs[g].name);
-		all = all && fs::is_regular_file(b.modules[g], ec);
-	}
-	if (all) {
-		b.cached = true;
-		return b;
-	}
-
-	// Built in a directory of its own, then renamed into place: a build
-	// that fails or is interrupted never leaves a module in the cache.
-	fs::create_directories(dir.parent_path(), ec);
-	if (ec)
-		throw usage_error(fmt::format("--kernel: cannot create the module cache {}: {}",
-					      dir.parent_path().string(), ec.message()));
-	const fs::path work = dir.parent_path() / fmt::format("{}.build-{}", b.key, ::getpid());
-	fs::remove_all(work, ec);
-	for (const auto& [path, text] : shims)
-		write_file(work / "shim" / path, text);
-	for (const auto& [path, text] : sources)
-		write_file(work / "src" / path, text);
-
+// Compiles the three modules in `work` (the inputs written there), at
+// once; throws, with `work` removed, when one fails or they take too long.
+void compile_modules(const tree& t, const build_options& o, const fs::path& cc, const fs::path& work,
+		     const std::vector<std::string>& defines)
+{
+	std::error_code ec;
 	pid_t pids[3];
 	for (std::size_t g = 0; g < 3; g++)
 		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic, defines),
@@ -403,6 +387,43 @@ built_tree build_tree(const tree& t, const build_options& o)
 		fs::remove_all(work, ec);
 		throw usage_error(msg);
 	}
+}
+
+} // namespace
+
+built_tree build_tree(const tree& t, const build_options& o)
+{
+	const auto t0 = std::chrono::steady_clock::now();
+	const fs::path cc = find_compiler(o);
+	const module_inputs in = gather_inputs(t, o, cc);
+
+	built_tree b;
+	b.key = in.key;
+	const fs::path dir = cache_root(o) / "kernel" / b.key;
+	std::error_code ec;
+	bool all = true;
+	for (std::size_t g = 0; g < 3; g++) {
+		b.modules[g] = dir / fmt::format("{}.so", configs[g].name);
+		all = all && fs::is_regular_file(b.modules[g], ec);
+	}
+	if (all) {
+		b.cached = true;
+		return b;
+	}
+
+	// Built in a directory of its own, then renamed into place: a build
+	// that fails or is interrupted never leaves a module in the cache.
+	fs::create_directories(dir.parent_path(), ec);
+	if (ec)
+		throw usage_error(fmt::format("--kernel: cannot create the module cache {}: {}",
+					      dir.parent_path().string(), ec.message()));
+	const fs::path work = dir.parent_path() / fmt::format("{}.build-{}", b.key, ::getpid());
+	fs::remove_all(work, ec);
+	for (const auto& [path, text] : in.shims)
+		write_file(work / "shim" / path, text);
+	for (const auto& [path, text] : in.sources)
+		write_file(work / "src" / path, text);
+	compile_modules(t, o, cc, work, in.defines);
 	fs::create_directories(dir, ec);
 	for (std::size_t g = 0; g < 3; g++)
 		fs::rename(work / fmt::format("{}.so", configs[g].name), b.modules[g], ec);

@@ -15,6 +15,7 @@
 
 #include "impl/adapter.h"
 #include "kernel/tree.h"
+#include "kernel/tree_calls.h"
 #include "model/errors.h"
 #include "model/history.h"
 #include "model/pte.h"
@@ -419,78 +420,6 @@ struct rebind {
 
 // The built tree's three modules, by granule (4K, 16K, 64K).
 void open_modules(const tree& t, const built_tree& b, bool symbolic, module out[3]);
-
-// The module's function for call kind K.
-template <call_kind K>
-auto tree_function(const ptespec_kernel_calls& f);
-#define PTESPEC_TREE_FUNCTION(name, result, args) \
-	template <>                               \
-	auto tree_function<call_kind::name>(const ptespec_kernel_calls& f) { return f.name; }
-PTESPEC_CALLS(PTESPEC_TREE_FUNCTION)
-#undef PTESPEC_TREE_FUNCTION
-
-// Call c of kind K through the module's function, its arguments in K's
-// shape (ptespec/host.h); value() is the word c passes, asked only by a
-// call that passes one.
-template <call_kind K, class Value>
-auto call_tree(const ptespec_kernel_calls& f, const call& c, Value value)
-{
-	const auto fn = tree_function<K>(f);
-	const auto nr = static_cast<unsigned>(c.nr);
-	constexpr call_args_shape args = shape_of(K).args;
-	if constexpr (args == call_args_shape::entry)
-		return fn(c.index);
-	else if constexpr (args == call_args_shape::entry_full)
-		return fn(c.index, c.full);
-	else if constexpr (args == call_args_shape::entry_value_dirty)
-		return fn(c.index, value(), c.flags != 0);
-	else if constexpr (args == call_args_shape::batch || args == call_args_shape::range)
-		return fn(c.index, nr);
-	else if constexpr (args == call_args_shape::batch_full)
-		return fn(c.index, nr, c.full);
-	else if constexpr (args == call_args_shape::batch_flags)
-		return fn(c.index, nr, c.flags);
-	else
-		return fn(c.index, value(), nr);
-}
-
-// Call c of kind K in the C build: its answer where K's result shape says.
-template <call_kind K>
-call_result answer(const ptespec_kernel_calls& f, const call& c)
-{
-	constexpr call_result_shape result = shape_of(K).result;
-	auto value = [&] { return c.pte; };
-	call_result r;
-	if constexpr (result == call_result_shape::none)
-		call_tree<K>(f, c, value);
-	else if constexpr (result == call_result_shape::pte)
-		r.pte = call_tree<K>(f, c, value);
-	else if constexpr (result == call_result_shape::young)
-		r.young = call_tree<K>(f, c, value) != 0;
-	else
-		r.changed = call_tree<K>(f, c, value) != 0;
-	return r;
-}
-
-// The same in the symbolic build: a value argument goes in as a handle, a
-// pte result comes back as one.
-template <call_kind K>
-sym_call_result sym_answer(const ptespec_kernel_calls& f, const call& c, sym_session& s)
-{
-	constexpr call_result_shape result = shape_of(K).result;
-	auto value = [&] { return s.handle(s.m.argument(c)); };
-	auto truth = [&](int v) { return s.m.ctx().bool_val(v != 0); };
-	sym_call_result r;
-	if constexpr (result == call_result_shape::none)
-		call_tree<K>(f, c, value);
-	else if constexpr (result == call_result_shape::pte)
-		r.pte = s.term(call_tree<K>(f, c, value));
-	else if constexpr (result == call_result_shape::young)
-		r.young = truth(call_tree<K>(f, c, value));
-	else
-		r.changed = truth(call_tree<K>(f, c, value));
-	return r;
-}
 
 class tree_strategy final : public strategy {
 public:

@@ -12,7 +12,9 @@
  * into a shadow array that is never read.
  *
  * Plain C, read by the module (C) and by ptespec (C++).  Raise
- * PTESPEC_KERNEL_ABI with any change to a struct below.
+ * PTESPEC_KERNEL_ABI with any change to a struct below, but for the table
+ * of calls, which follows the list of calls (calls.h): the list is part of
+ * every module's cache key, so no module built with another one is loaded.
  */
 #ifndef PTESPEC_HOST_H
 #define PTESPEC_HOST_H
