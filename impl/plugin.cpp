@@ -193,8 +193,8 @@ void load_plugin(const std::string& path, registry& r, mm::caller_registry& call
 					     "against this ptespec's headers",
 					     d->abi_version, PTESPEC_PLUGIN_ABI));
 	if (d->layout != plugin_layout())
-		bad_plugin(path, "built against model headers whose types differ from this ptespec's "
-				 "(same plugin ABI number: a bump was forgotten); rebuild it against this ptespec");
+		bad_plugin(path, "built against model headers whose types or list of calls differ from this "
+				 "ptespec's (same plugin ABI number); rebuild it against this ptespec");
 	if (!d->name || !*d->name || (!d->factory == !d->caller_factory))
 		bad_plugin(path, "its descriptor has no name, or not exactly one of a strategy and a caller factory");
 	if (d->caller_factory) {

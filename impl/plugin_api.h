@@ -24,10 +24,11 @@
 //
 // Bump rule: PTESPEC_PLUGIN_ABI goes up by one in the commit that changes
 // the layout or the virtual functions of any of those types, or the meaning
-// of a call_kind, and when a call_kind is added: a plugin built before
-// answers implements() from an array of the old length.  A new strategy or
-// a new property does not bump it.  The layout fingerprint below catches the
-// forgotten bumps it can see (sizes), not all of them.
+// of a call_kind.  A new strategy or a new property does not bump it, nor
+// does a call_kind added, removed or reshaped in the list of calls
+// (kernel/shim/include/ptespec/calls.h): the layout fingerprint below holds
+// the list, so a plugin built with another one is refused.  The fingerprint
+// catches the forgotten bumps it can see (sizes, the list), not all of them.
 #pragma once
 
 #include <cstddef>
@@ -57,7 +58,8 @@ struct plugin_descriptor {
 	mm::caller* (*caller_factory)(const char* origin);
 };
 
-// Sizes of the types that cross the boundary, folded into one number.
+// Sizes of the types that cross the boundary and the list of calls (a
+// plugin answers implements() by call_kind), folded into one number.
 constexpr std::uint64_t plugin_layout()
 {
 	std::uint64_t h = 0;
@@ -65,6 +67,11 @@ constexpr std::uint64_t plugin_layout()
 				sizeof(call_result), sizeof(sym_call_result), sizeof(strategy_info), sizeof(primitive_step),
 				sizeof(hw_event), sizeof(geometry), sizeof(mm::caller_info), sizeof(mm::memory)})
 		h = h * 1000003u + s;
+	for (const call_shape& c : call_shapes) {
+		for (char ch : c.name)
+			h = h * 1000003u + static_cast<unsigned char>(ch);
+		h = h * 1000003u + static_cast<std::uint64_t>(c.result) * 16 + static_cast<std::uint64_t>(c.args);
+	}
 	return h;
 }
 

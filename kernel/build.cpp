@@ -290,21 +290,17 @@ std::string first_diagnostic(const std::string& log, const fs::path& work, const
 			   also);
 }
 
-} // namespace
-
-namespace {
-
-// What goes into the modules: the shims and the tree's files as compiled,
-// the defines the tree's files need, and the key all of it decides.
-struct build_inputs {
-	std::vector<std::pair<std::string, std::string>> shims, sources;
+// What goes into a tree's modules, and the cache key it decides.
+struct module_inputs {
+	std::vector<std::pair<std::string, std::string>> shims, sources;	// path, text
 	std::vector<std::string> defines;
 	std::string key;
 };
 
-build_inputs inputs_of(const tree& t, const build_options& o, const fs::path& cc)
+// Everything that goes into a module decides its key.
+module_inputs gather_inputs(const tree& t, const build_options& o, const fs::path& cc)
 {
-	build_inputs in;
+	module_inputs in;
 	for (const std::string& f : tree_files())
 		in.sources.emplace_back(f, read_file(t.dir / f));
 	in.defines = tree_defines(in.sources);
@@ -335,14 +331,17 @@ build_inputs inputs_of(const tree& t, const build_options& o, const fs::path& cc
 	return in;
 }
 
-// Compiles the three granules' modules side by side in `work`, telling
-// o.waiting how far it is; a compile over the limit is killed and refused.
-void compile_all(const tree& t, const build_options& o, const fs::path& cc, const fs::path& work,
-		 const std::vector<std::string>& defines, int (&status)[3], pid_t (&pids)[3])
+// Compiles the three modules in `work` (the inputs written there), at
+// once; throws, with `work` removed, when one fails or they take too long.
+void compile_modules(const tree& t, const build_options& o, const fs::path& cc, const fs::path& work,
+		     const std::vector<std::string>& defines)
 {
+	std::error_code ec;
+	pid_t pids[3];
 	for (std::size_t g = 0; g < 3; g++)
 		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic, defines),
 				work / fmt::format("{}.log", configs[g].name));
+	int status[3] = {0, 0, 0};
 	bool done[3] = {false, false, false};
 	const std::string what = fmt::format("compiling {} for 4K, 16K and 64K pages{}", t.name,
 					     o.symbolic ? " (the symbolic build, for the proofs)" : "");
@@ -366,7 +365,6 @@ void compile_all(const tree& t, const build_options& o, const fs::path& cc, cons
 					::kill(pids[g], SIGKILL);
 					::waitpid(pids[g], &status[g], 0);
 				}
-			std::error_code ec;
 			fs::remove_all(work, ec);
 			throw usage_error(fmt::format("--kernel '{}': compiling it took over {} s; stopped",
 						      t.dir.string(), compile_limit_s));
@@ -374,12 +372,6 @@ void compile_all(const tree& t, const build_options& o, const fs::path& cc, cons
 		const timespec ten_ms{0, 10'000'000};
 		::nanosleep(&ten_ms, nullptr);
 	}
-}
-
-// A compile that failed is refused with its first diagnostic.
-void refuse_failed(const tree& t, const build_options& o, const fs::path& cc, const fs::path& work,
-		   const int (&status)[3], const pid_t (&pids)[3])
-{
 	for (std::size_t g = 0; g < 3; g++) {
 		const bool ok = pids[g] > 0 && WIFEXITED(status[g]) && WEXITSTATUS(status[g]) == 0;
 		if (ok)
@@ -392,7 +384,6 @@ void refuse_failed(const tree& t, const build_options& o, const fs::path& cc, co
 			msg += " (in the symbolic build, which compiles the tree as C++ for the proofs)";
 		if (g > 0 && msg.find("does not compile") != std::string::npos)
 			msg += fmt::format(" (with {} pages)", configs[g].name);
-		std::error_code ec;
 		fs::remove_all(work, ec);
 		throw usage_error(msg);
 	}
@@ -404,7 +395,7 @@ built_tree build_tree(const tree& t, const build_options& o)
 {
 	const auto t0 = std::chrono::steady_clock::now();
 	const fs::path cc = find_compiler(o);
-	const build_inputs in = inputs_of(t, o, cc);
+	const module_inputs in = gather_inputs(t, o, cc);
 
 	built_tree b;
 	b.key = in.key;
@@ -432,10 +423,7 @@ built_tree build_tree(const tree& t, const build_options& o)
 		write_file(work / "shim" / path, text);
 	for (const auto& [path, text] : in.sources)
 		write_file(work / "src" / path, text);
-	int status[3] = {0, 0, 0};
-	pid_t pids[3];
-	compile_all(t, o, cc, work, in.defines, status, pids);
-	refuse_failed(t, o, cc, work, status, pids);
+	compile_modules(t, o, cc, work, in.defines);
 	fs::create_directories(dir, ec);
 	for (std::size_t g = 0; g < 3; g++)
 		fs::rename(work / fmt::format("{}.so", configs[g].name), b.modules[g], ec);

@@ -4,7 +4,9 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -13,6 +15,7 @@
 
 #include "impl/adapter.h"
 #include "kernel/tree.h"
+#include "kernel/tree_calls.h"
 #include "model/errors.h"
 #include "model/history.h"
 #include "model/pte.h"
@@ -427,8 +430,13 @@ public:
 			mods_[g] = mods[g];
 		// Every granule's module is built from the same sources: the 4K
 		// one says which calls the tree has.
-		for (std::size_t k = 0; k < nr_call_kinds; k++)
-			implemented_[k] = call_of(*mods_[0].k, static_cast<call_kind>(k)) != nullptr;
+		const ptespec_kernel_calls& f = mods_[0].k->calls;
+		const bool has[] = {
+#define PTESPEC_TREE_HAS(name, result, args) f.name != nullptr,
+			PTESPEC_CALLS(PTESPEC_TREE_HAS)
+#undef PTESPEC_TREE_HAS
+		};
+		std::copy(std::begin(has), std::end(has), implemented_);
 	}
 	const strategy_info& info() const override { return info_; }
 	bool implements(call_kind k) const override { return implemented_[static_cast<std::size_t>(k)]; }
@@ -480,36 +488,6 @@ public:
 	}
 
 private:
-	static const void* call_of(const ptespec_kernel_module& k, call_kind kind)
-	{
-		const ptespec_kernel_calls& f = k.calls;
-		switch (kind) {
-		case call_kind::set_ptes: return reinterpret_cast<const void*>(f.set_ptes);
-		case call_kind::ptep_get: return reinterpret_cast<const void*>(f.ptep_get);
-		case call_kind::ptep_get_lockless: return reinterpret_cast<const void*>(f.ptep_get_lockless);
-		case call_kind::ptep_get_and_clear: return reinterpret_cast<const void*>(f.ptep_get_and_clear);
-		case call_kind::ptep_get_and_clear_full: return reinterpret_cast<const void*>(f.ptep_get_and_clear_full);
-		case call_kind::get_and_clear_full_ptes: return reinterpret_cast<const void*>(f.get_and_clear_full_ptes);
-		case call_kind::clear_full_ptes: return reinterpret_cast<const void*>(f.clear_full_ptes);
-		case call_kind::clear_non_present_ptes: return reinterpret_cast<const void*>(f.clear_non_present_ptes);
-		case call_kind::ptep_test_and_clear_young:
-			return reinterpret_cast<const void*>(f.ptep_test_and_clear_young);
-		case call_kind::ptep_clear_flush_young: return reinterpret_cast<const void*>(f.ptep_clear_flush_young);
-		case call_kind::wrprotect_ptes: return reinterpret_cast<const void*>(f.wrprotect_ptes);
-		case call_kind::clear_young_dirty_ptes: return reinterpret_cast<const void*>(f.clear_young_dirty_ptes);
-		case call_kind::ptep_set_access_flags: return reinterpret_cast<const void*>(f.ptep_set_access_flags);
-		case call_kind::contpte_try_fold: return reinterpret_cast<const void*>(f.contpte_try_fold);
-		case call_kind::contpte_try_unfold: return reinterpret_cast<const void*>(f.contpte_try_unfold);
-		case call_kind::test_and_clear_young_ptes:
-			return reinterpret_cast<const void*>(f.test_and_clear_young_ptes);
-		case call_kind::clear_flush_young_ptes: return reinterpret_cast<const void*>(f.clear_flush_young_ptes);
-		case call_kind::modify_prot_start_ptes: return reinterpret_cast<const void*>(f.modify_prot_start_ptes);
-		case call_kind::modify_prot_commit_ptes:
-			return reinterpret_cast<const void*>(f.modify_prot_commit_ptes);
-		}
-		return nullptr;
-	}
-
 	template <class M>
 	call_result run(M& m, const call& c)
 	{
@@ -523,33 +501,14 @@ private:
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
 		const rebind guard{k, k.bind(&b)};
 
-		const ptespec_kernel_calls& f = k.calls;
-		const auto nr = static_cast<unsigned>(c.nr);
-		call_result r;
 		switch (c.kind) {
-		case call_kind::set_ptes: f.set_ptes(c.index, c.pte, nr); break;
-		case call_kind::ptep_get: r.pte = f.ptep_get(c.index); break;
-		case call_kind::ptep_get_lockless: r.pte = f.ptep_get_lockless(c.index); break;
-		case call_kind::ptep_get_and_clear: r.pte = f.ptep_get_and_clear(c.index); break;
-		case call_kind::ptep_get_and_clear_full: r.pte = f.ptep_get_and_clear_full(c.index, c.full); break;
-		case call_kind::get_and_clear_full_ptes: r.pte = f.get_and_clear_full_ptes(c.index, nr, c.full); break;
-		case call_kind::clear_full_ptes: f.clear_full_ptes(c.index, nr, c.full); break;
-		case call_kind::clear_non_present_ptes: f.clear_non_present_ptes(c.index, nr); break;
-		case call_kind::ptep_test_and_clear_young: r.young = f.ptep_test_and_clear_young(c.index) != 0; break;
-		case call_kind::ptep_clear_flush_young: r.young = f.ptep_clear_flush_young(c.index) != 0; break;
-		case call_kind::wrprotect_ptes: f.wrprotect_ptes(c.index, nr); break;
-		case call_kind::clear_young_dirty_ptes: f.clear_young_dirty_ptes(c.index, nr, c.flags); break;
-		case call_kind::ptep_set_access_flags:
-			r.changed = f.ptep_set_access_flags(c.index, c.pte, c.flags != 0) != 0;
-			break;
-		case call_kind::contpte_try_fold: f.contpte_try_fold(c.index); break;
-		case call_kind::contpte_try_unfold: f.contpte_try_unfold(c.index); break;
-		case call_kind::test_and_clear_young_ptes: r.young = f.test_and_clear_young_ptes(c.index, nr) != 0; break;
-		case call_kind::clear_flush_young_ptes: r.young = f.clear_flush_young_ptes(c.index, nr) != 0; break;
-		case call_kind::modify_prot_start_ptes: r.pte = f.modify_prot_start_ptes(c.index, nr); break;
-		case call_kind::modify_prot_commit_ptes: f.modify_prot_commit_ptes(c.index, c.pte, nr); break;
+#define PTESPEC_RUN_TREE_CALL(name, result, args) \
+	case call_kind::name:                     \
+		return answer<call_kind::name>(k.calls, c);
+			PTESPEC_CALLS(PTESPEC_RUN_TREE_CALL)
+#undef PTESPEC_RUN_TREE_CALL
 		}
-		return r;
+		return {};
 	}
 
 	// The same call through the symbolic build on the proofs' machine.
@@ -565,41 +524,14 @@ private:
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
 		const rebind guard{k, k.bind(&b)};
 
-		const ptespec_kernel_calls& f = k.calls;
-		const auto nr = static_cast<unsigned>(c.nr);
-		z3::context& ctx = m.ctx();
-		// A value argument goes in as a handle, a pte result comes back as one.
-		auto arg = [&] { return s.handle(m.argument(c)); };
-		auto truth = [&](int v) { return ctx.bool_val(v != 0); };
-		sym_call_result r;
 		switch (c.kind) {
-		case call_kind::set_ptes: f.set_ptes(c.index, arg(), nr); break;
-		case call_kind::ptep_get: r.pte = s.term(f.ptep_get(c.index)); break;
-		case call_kind::ptep_get_lockless: r.pte = s.term(f.ptep_get_lockless(c.index)); break;
-		case call_kind::ptep_get_and_clear: r.pte = s.term(f.ptep_get_and_clear(c.index)); break;
-		case call_kind::ptep_get_and_clear_full:
-			r.pte = s.term(f.ptep_get_and_clear_full(c.index, c.full));
-			break;
-		case call_kind::get_and_clear_full_ptes:
-			r.pte = s.term(f.get_and_clear_full_ptes(c.index, nr, c.full));
-			break;
-		case call_kind::clear_full_ptes: f.clear_full_ptes(c.index, nr, c.full); break;
-		case call_kind::clear_non_present_ptes: f.clear_non_present_ptes(c.index, nr); break;
-		case call_kind::ptep_test_and_clear_young: r.young = truth(f.ptep_test_and_clear_young(c.index)); break;
-		case call_kind::ptep_clear_flush_young: r.young = truth(f.ptep_clear_flush_young(c.index)); break;
-		case call_kind::wrprotect_ptes: f.wrprotect_ptes(c.index, nr); break;
-		case call_kind::clear_young_dirty_ptes: f.clear_young_dirty_ptes(c.index, nr, c.flags); break;
-		case call_kind::ptep_set_access_flags:
-			r.changed = truth(f.ptep_set_access_flags(c.index, arg(), c.flags != 0));
-			break;
-		case call_kind::contpte_try_fold: f.contpte_try_fold(c.index); break;
-		case call_kind::contpte_try_unfold: f.contpte_try_unfold(c.index); break;
-		case call_kind::test_and_clear_young_ptes: r.young = truth(f.test_and_clear_young_ptes(c.index, nr)); break;
-		case call_kind::clear_flush_young_ptes: r.young = truth(f.clear_flush_young_ptes(c.index, nr)); break;
-		case call_kind::modify_prot_start_ptes: r.pte = s.term(f.modify_prot_start_ptes(c.index, nr)); break;
-		case call_kind::modify_prot_commit_ptes: f.modify_prot_commit_ptes(c.index, arg(), nr); break;
+#define PTESPEC_RUN_SYMBOLIC_CALL(name, result, args) \
+	case call_kind::name:                         \
+		return sym_answer<call_kind::name>(k.calls, c, s);
+			PTESPEC_CALLS(PTESPEC_RUN_SYMBOLIC_CALL)
+#undef PTESPEC_RUN_SYMBOLIC_CALL
 		}
-		return r;
+		return {};
 	}
 
 	strategy_info info_;

@@ -36,14 +36,6 @@ std::string_view sentence(caller_rule r)
 
 namespace {
 
-// The calls over a folio batch of present entries (commit writes over the
-// entries its start cleared, as set_ptes maps over none).
-bool present_batch(call_kind k)
-{
-	return takes_nr(k) && k != call_kind::set_ptes && k != call_kind::clear_non_present_ptes &&
-	       k != call_kind::modify_prot_commit_ptes;
-}
-
 std::optional<rule_breach> check_extent(const call& c, std::size_t table_size, std::optional<vma_range> vma)
 {
 	const std::size_t nr = takes_nr(c.kind) ? c.nr : 1;
@@ -53,7 +45,7 @@ std::optional<rule_breach> check_extent(const call& c, std::size_t table_size, s
 		return rule_breach{caller_rule::inside_table, std::max(c.index, table_size),
 				   fmt::format("entries #{}..#{}, the table ends at #{}", c.index, c.index + nr - 1,
 					       table_size - 1)};
-	if (vma && present_batch(c.kind) && (c.index < vma->first || c.index + nr > vma->last))
+	if (vma && takes_batch(c.kind) && (c.index < vma->first || c.index + nr > vma->last))
 		return rule_breach{caller_rule::inside_vma, c.index < vma->first ? c.index : vma->last,
 				   fmt::format("entries #{}..#{}, the VMA walked is #{}..#{}", c.index, c.index + nr - 1,
 					       vma->first, vma->last - 1)};
@@ -94,7 +86,7 @@ std::optional<rule_breach> check_caller_rules(const call& c, const table_t& tabl
 {
 	if (std::optional<rule_breach> b = check_extent(c, table.size(), vma))
 		return b;
-	if (present_batch(c.kind))
+	if (takes_batch(c.kind))
 		return check_batch(c, table, mem);
 	return std::nullopt;
 }

@@ -2,9 +2,9 @@
 // on them; checked on each call before it reaches the strategy, so that a
 // caller that breaks one is named, not the strategy that trusted it.
 //
-// A batch (get_and_clear_full_ptes, clear_full_ptes, wrprotect_ptes,
-// clear_young_dirty_ptes, test_and_clear_young_ptes, clear_flush_young_ptes)
-// is what folio_pte_batch found, and contpte code takes it on trust:
+// A batch (a call whose arguments are a folio batch in the list of calls,
+// kernel/shim/include/ptespec/calls.h: takes_batch) is what folio_pte_batch
+// found, and contpte code takes it on trust:
 //
 //   nr >= 1           it indexes ptep[0] and loops while nr--: nr = 0 wraps
 //   inside the table  it walks ptep + nr and widens to whole CONT blocks

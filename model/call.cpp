@@ -1,41 +1,22 @@
 #include "model/call.h"
 
-#include <array>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace ptespec {
 
-namespace {
-constexpr std::array<std::string_view, nr_call_kinds> names = {
-	"set_ptes",
-	"ptep_get",
-	"ptep_get_lockless",
-	"ptep_get_and_clear",
-	"ptep_get_and_clear_full",
-	"get_and_clear_full_ptes",
-	"clear_full_ptes",
-	"clear_non_present_ptes",
-	"ptep_test_and_clear_young",
-	"ptep_clear_flush_young",
-	"wrprotect_ptes",
-	"clear_young_dirty_ptes",
-	"ptep_set_access_flags",
-	"contpte_try_fold",
-	"contpte_try_unfold",
-	"test_and_clear_young_ptes",
-	"clear_flush_young_ptes",
-	"modify_prot_start_ptes",
-	"modify_prot_commit_ptes",
-};
-} // namespace
-
-std::string_view to_string(call_kind k) { return names.at(static_cast<std::size_t>(k)); }
+std::string_view to_string(call_kind k)
+{
+	if (static_cast<std::size_t>(k) >= nr_call_kinds)
+		throw std::out_of_range("call_kind " + std::to_string(static_cast<int>(k)));
+	return shape_of(k).name;
+}
 
 std::optional<call_kind> parse_call_kind(std::string_view name)
 {
-	for (std::size_t i = 0; i < names.size(); i++)
-		if (names[i] == name)
+	for (std::size_t i = 0; i < nr_call_kinds; i++)
+		if (call_shapes[i].name == name)
 			return static_cast<call_kind>(i);
 	return std::nullopt;
 }

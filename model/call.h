@@ -4,44 +4,42 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "kernel/shim/include/ptespec/calls.h"
+
 namespace ptespec {
 
+// The calls, one per entry of PTESPEC_CALLS (kernel/shim/include/ptespec/
+// calls.h), which says what each returns and takes.
 enum class call_kind {
-	set_ptes,
-	ptep_get,
-	ptep_get_lockless,
-	ptep_get_and_clear,
-	ptep_get_and_clear_full,
-	get_and_clear_full_ptes,
-	clear_full_ptes,
-	clear_non_present_ptes,
-	ptep_test_and_clear_young,
-	ptep_clear_flush_young,
-	wrprotect_ptes,
-	clear_young_dirty_ptes,
-	ptep_set_access_flags,
-	contpte_try_fold,
-	contpte_try_unfold,
-	// The young calls over a folio batch (nr entries of one folio), which
-	// core-mm's reclaim makes since the batch API; the one-entry calls above
-	// stay for the callers that test one page.
-	test_and_clear_young_ptes,
-	clear_flush_young_ptes,
-	// mprotect's transaction over a folio batch (nr entries of one folio):
-	// start takes the entries out and returns the first with the OR of
-	// their young and dirty; the caller applies the new protection to that
-	// value and commit writes it back into the nr entries, the pfn
-	// advancing.  (The kernel's commit also takes the old value, which
-	// arm64 and core-mm's generic commit ignore: the call carries the new
-	// value only.)
-	modify_prot_start_ptes,
-	modify_prot_commit_ptes,
+#define PTESPEC_CALL_KIND(name, result, args) name,
+	PTESPEC_CALLS(PTESPEC_CALL_KIND)
+#undef PTESPEC_CALL_KIND
 };
-inline constexpr std::size_t nr_call_kinds = 19;
+
+// What a call returns: a pte, young, whether it changed the entry, nothing.
+enum class call_result_shape { pte, young, changed, none };
+// What a call takes besides the entry index (calls.h says each in full).
+enum class call_args_shape { entry, entry_full, entry_value_dirty, batch, batch_full, batch_flags, range, range_value };
+
+struct call_shape {
+	std::string_view name;
+	call_result_shape result;
+	call_args_shape args;
+};
+
+inline constexpr call_shape call_shapes[] = {
+#define PTESPEC_CALL_SHAPE(name, result, args) {#name, call_result_shape::result, call_args_shape::args},
+	PTESPEC_CALLS(PTESPEC_CALL_SHAPE)
+#undef PTESPEC_CALL_SHAPE
+};
+inline constexpr std::size_t nr_call_kinds = std::size(call_shapes);
+
+constexpr const call_shape& shape_of(call_kind k) { return call_shapes[static_cast<std::size_t>(k)]; }
 
 // clear_young_dirty_ptes flags (CYDP_*).
 inline constexpr unsigned CYDP_CLEAR_YOUNG = 1;
@@ -58,23 +56,21 @@ struct call {
 
 // The calls that take nr: a range of entries (the others are about the one
 // entry at c.index, whatever c.nr says).
-inline bool takes_nr(call_kind k)
+constexpr bool takes_nr(call_kind k)
 {
-	switch (k) {
-	case call_kind::set_ptes:
-	case call_kind::get_and_clear_full_ptes:
-	case call_kind::clear_full_ptes:
-	case call_kind::clear_non_present_ptes:
-	case call_kind::wrprotect_ptes:
-	case call_kind::clear_young_dirty_ptes:
-	case call_kind::test_and_clear_young_ptes:
-	case call_kind::clear_flush_young_ptes:
-	case call_kind::modify_prot_start_ptes:
-	case call_kind::modify_prot_commit_ptes:
-		return true;
-	default:
-		return false;
-	}
+	const call_args_shape a = shape_of(k).args;
+	return a == call_args_shape::batch || a == call_args_shape::batch_full || a == call_args_shape::batch_flags ||
+	       a == call_args_shape::range || a == call_args_shape::range_value;
+}
+
+// The calls over a folio batch: nr present entries mapping consecutive
+// pages of one folio.  The other range calls write over none (set_ptes,
+// and the mprotect commit over the entries its start cleared) or clear
+// swap entries and markers.
+constexpr bool takes_batch(call_kind k)
+{
+	const call_args_shape a = shape_of(k).args;
+	return a == call_args_shape::batch || a == call_args_shape::batch_full || a == call_args_shape::batch_flags;
 }
 
 // The entries a call is about, as the checker judges it: [c.index, range_end(c)).
@@ -107,18 +103,14 @@ std::string describe(const call& c);
 
 // The calls that answer young only, as a bool: the one-entry young calls
 // and their batched forms.
-inline bool answers_young(call_kind k)
-{
-	return k == call_kind::ptep_test_and_clear_young || k == call_kind::ptep_clear_flush_young ||
-	       k == call_kind::test_and_clear_young_ptes || k == call_kind::clear_flush_young_ptes;
-}
+constexpr bool answers_young(call_kind k) { return shape_of(k).result == call_result_shape::young; }
 
 // The calls that pass a value of their own in call.pte: set_ptes' pte,
 // the mprotect commit's, ptep_set_access_flags' entry.
-inline bool passes_value(call_kind k)
+constexpr bool passes_value(call_kind k)
 {
-	return k == call_kind::set_ptes || k == call_kind::modify_prot_commit_ptes ||
-	       k == call_kind::ptep_set_access_flags;
+	const call_args_shape a = shape_of(k).args;
+	return a == call_args_shape::range_value || a == call_args_shape::entry_value_dirty;
 }
 
 } // namespace ptespec

@@ -241,12 +241,38 @@ void __sync_icache_dcache(pte_t pte)
 {
 }
 
-/* --- the calls --- */
+/*
+ * --- the calls ---
+ *
+ * k_NAME runs the model's call NAME (ptespec/calls.h) with the parameters
+ * its shapes give it (ptespec/host.h): the tree's own NAME where the tree
+ * has one, else core-mm's generic definition.  The module's table of calls,
+ * made from the list, takes every k_NAME: one that takes other parameters
+ * does not compile.
+ *
+ * PTESPEC_TREE_CALL makes k_NAME the tree's own NAME(owner, address, pte
+ * pointer, the call's arguments): owner is the mm or the vma the kernel
+ * function takes first; a pte goes in and comes back as the tree's pte_t.
+ */
+#define PTESPEC_TREE_ARGS_entry
+#define PTESPEC_TREE_ARGS_entry_full , full
+#define PTESPEC_TREE_ARGS_entry_value_dirty , __pte(ptespec_from_host(entry)), dirty
+#define PTESPEC_TREE_ARGS_batch , nr
+#define PTESPEC_TREE_ARGS_batch_full , nr, full
+#define PTESPEC_TREE_ARGS_batch_flags , nr, (cydp_t)flags
+#define PTESPEC_TREE_ARGS_range , nr
+#define PTESPEC_TREE_ARGS_range_value , __pte(ptespec_from_host(pte)), nr
+#define PTESPEC_TREE_ANSWER_pte(call) return ptespec_to_host(pte_val(call))
+#define PTESPEC_TREE_ANSWER_young(call) return call
+#define PTESPEC_TREE_ANSWER_changed(call) return call
+#define PTESPEC_TREE_ANSWER_none(call) call
+#define PTESPEC_TREE_CALL(name, result, args, owner)                                                      \
+	static PTESPEC_CALL_RESULT_##result k_##name PTESPEC_CALL_PARAMS_##args                           \
+	{                                                                                                 \
+		PTESPEC_TREE_ANSWER_##result(name(owner, addr_of(i), ptep_of(i) PTESPEC_TREE_ARGS_##args)); \
+	}
 
-static void k_set_ptes(size_t i, u64 pte, unsigned int nr)
-{
-	set_ptes(&user_mm, addr_of(i), ptep_of(i), __pte(ptespec_from_host(pte)), nr);
-}
+PTESPEC_TREE_CALL(set_ptes, none, range_value, &user_mm)
 
 static u64 k_ptep_get(size_t i)
 {
@@ -268,16 +294,10 @@ static u64 k_ptep_get_lockless(size_t i)
 #define PTESPEC_LOCKLESS_ORIGIN "ptespec"
 #endif
 
-static u64 k_ptep_get_and_clear(size_t i)
-{
-	return ptespec_to_host(pte_val(ptep_get_and_clear(&user_mm, addr_of(i), ptep_of(i))));
-}
+PTESPEC_TREE_CALL(ptep_get_and_clear, pte, entry, &user_mm)
 
 #ifdef __HAVE_ARCH_PTEP_GET_AND_CLEAR_FULL
-static u64 k_ptep_get_and_clear_full(size_t i, int full)
-{
-	return ptespec_to_host(pte_val(ptep_get_and_clear_full(&user_mm, addr_of(i), ptep_of(i), full)));
-}
+PTESPEC_TREE_CALL(ptep_get_and_clear_full, pte, entry_full, &user_mm)
 #define PTESPEC_GET_AND_CLEAR_FULL_ORIGIN "tree"
 #else
 /* Core-mm's generic definition: `full` is only a hint. */
@@ -289,10 +309,7 @@ static u64 k_ptep_get_and_clear_full(size_t i, int full)
 #endif
 
 #ifdef get_and_clear_full_ptes
-static u64 k_get_and_clear_full_ptes(size_t i, unsigned int nr, int full)
-{
-	return ptespec_to_host(pte_val(get_and_clear_full_ptes(&user_mm, addr_of(i), ptep_of(i), nr, full)));
-}
+PTESPEC_TREE_CALL(get_and_clear_full_ptes, pte, batch_full, &user_mm)
 #define PTESPEC_GET_AND_CLEAR_FULL_PTES_ORIGIN "tree"
 #else
 /*
@@ -317,10 +334,7 @@ static u64 k_get_and_clear_full_ptes(size_t i, unsigned int nr, int full)
 #endif
 
 #ifdef clear_full_ptes
-static void k_clear_full_ptes(size_t i, unsigned int nr, int full)
-{
-	clear_full_ptes(&user_mm, addr_of(i), ptep_of(i), nr, full);
-}
+PTESPEC_TREE_CALL(clear_full_ptes, none, batch_full, &user_mm)
 #define PTESPEC_CLEAR_FULL_PTES_ORIGIN "tree"
 #else
 /* Core-mm's generic definition: one ptep_get_and_clear_full per entry. */
@@ -335,10 +349,7 @@ static void k_clear_full_ptes(size_t i, unsigned int nr, int full)
 #endif
 
 #ifdef clear_non_present_ptes
-static void k_clear_non_present_ptes(size_t i, unsigned int nr)
-{
-	clear_non_present_ptes(&user_mm, addr_of(i), ptep_of(i), nr);
-}
+PTESPEC_TREE_CALL(clear_non_present_ptes, none, range, &user_mm)
 #define PTESPEC_CLEAR_NON_PRESENT_ORIGIN "tree"
 #else
 /* Core-mm's generic definition: one pte_clear per entry. */
@@ -390,10 +401,7 @@ static inline int generic_young_ptes(size_t i, unsigned int nr, int (*one)(size_
 }
 
 #ifdef test_and_clear_young_ptes
-static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
-{
-	return test_and_clear_young_ptes(&user_vma, addr_of(i), ptep_of(i), nr);
-}
+PTESPEC_TREE_CALL(test_and_clear_young_ptes, young, batch, &user_vma)
 #define PTESPEC_TEST_YOUNG_PTES_ORIGIN "tree"
 #else
 static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
@@ -404,10 +412,7 @@ static int k_test_and_clear_young_ptes(size_t i, unsigned int nr)
 #endif
 
 #ifdef clear_flush_young_ptes
-static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
-{
-	return clear_flush_young_ptes(&user_vma, addr_of(i), ptep_of(i), nr);
-}
+PTESPEC_TREE_CALL(clear_flush_young_ptes, young, batch, &user_vma)
 #define PTESPEC_FLUSH_YOUNG_PTES_ORIGIN "tree"
 #else
 static int k_clear_flush_young_ptes(size_t i, unsigned int nr)
@@ -478,24 +483,20 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
 #define PTESPEC_MODIFY_PROT_ORIGIN "ptespec"
 #endif
 
+/* A tree without these leaves the calls out: strategies need not have every call. */
 #ifdef wrprotect_ptes
-static void k_wrprotect_ptes(size_t i, unsigned int nr)
-{
-	wrprotect_ptes(&user_mm, addr_of(i), ptep_of(i), nr);
-}
+PTESPEC_TREE_CALL(wrprotect_ptes, none, batch, &user_mm)
+#else
+#define k_wrprotect_ptes NULL
 #endif
 
 #ifdef clear_young_dirty_ptes
-static void k_clear_young_dirty_ptes(size_t i, unsigned int nr, unsigned int flags)
-{
-	clear_young_dirty_ptes(&user_vma, addr_of(i), ptep_of(i), nr, (cydp_t)flags);
-}
+PTESPEC_TREE_CALL(clear_young_dirty_ptes, none, batch_flags, &user_vma)
+#else
+#define k_clear_young_dirty_ptes NULL
 #endif
 
-static int k_ptep_set_access_flags(size_t i, u64 entry, int dirty)
-{
-	return ptep_set_access_flags(&user_vma, addr_of(i), ptep_of(i), __pte(ptespec_from_host(entry)), dirty);
-}
+PTESPEC_TREE_CALL(ptep_set_access_flags, changed, entry_value_dirty, &user_vma)
 
 #if defined(PTESPEC_SYMBOLIC)
 /* The hint runs between calls on concrete words: the C build's. */
@@ -593,29 +594,9 @@ __attribute__((visibility("default"))) const struct ptespec_kernel_module *ptesp
 #endif
 		.bind = bind,
 		.calls = {
-			.set_ptes = k_set_ptes,
-			.ptep_get = k_ptep_get,
-			.ptep_get_lockless = k_ptep_get_lockless,
-			.ptep_get_and_clear = k_ptep_get_and_clear,
-			.ptep_get_and_clear_full = k_ptep_get_and_clear_full,
-			.get_and_clear_full_ptes = k_get_and_clear_full_ptes,
-			.clear_full_ptes = k_clear_full_ptes,
-			.clear_non_present_ptes = k_clear_non_present_ptes,
-			.ptep_test_and_clear_young = k_ptep_test_and_clear_young,
-			.ptep_clear_flush_young = k_ptep_clear_flush_young,
-#ifdef wrprotect_ptes
-			.wrprotect_ptes = k_wrprotect_ptes,
-#endif
-#ifdef clear_young_dirty_ptes
-			.clear_young_dirty_ptes = k_clear_young_dirty_ptes,
-#endif
-			.ptep_set_access_flags = k_ptep_set_access_flags,
-			.contpte_try_fold = k_contpte_try_fold,
-			.contpte_try_unfold = k_contpte_try_unfold,
-			.test_and_clear_young_ptes = k_test_and_clear_young_ptes,
-			.clear_flush_young_ptes = k_clear_flush_young_ptes,
-			.modify_prot_start_ptes = k_modify_prot_start_ptes,
-			.modify_prot_commit_ptes = k_modify_prot_commit_ptes,
+#define PTESPEC_CALL_ENTRY(name, result, args) .name = k_##name,
+			PTESPEC_CALLS(PTESPEC_CALL_ENTRY)
+#undef PTESPEC_CALL_ENTRY
 		},
 #ifndef PTESPEC_SYMBOLIC
 		.pte_batch_hint = k_pte_batch_hint,

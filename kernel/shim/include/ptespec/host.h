@@ -12,13 +12,17 @@
  * into a shadow array that is never read.
  *
  * Plain C, read by the module (C) and by ptespec (C++).  Raise
- * PTESPEC_KERNEL_ABI with any change to a struct below.
+ * PTESPEC_KERNEL_ABI with any change to a struct below, but for the table
+ * of calls, which follows the list of calls (calls.h): the list is part of
+ * every module's cache key, so no module built with another one is loaded.
  */
 #ifndef PTESPEC_HOST_H
 #define PTESPEC_HOST_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "calls.h"
 
 #define PTESPEC_KERNEL_ABI 5
 
@@ -133,27 +137,29 @@ struct ptespec_binding {
 	size_t nr_entries;
 };
 
-/* The calls ptespec makes, by index; each is the tree's own function. */
+/*
+ * A call of PTESPEC_CALLS as the module exports it: the result's C type
+ * and the parameters after the entry index, by the list's shapes (calls.h).
+ * Words are uint64_t (handles in the symbolic build), truths int.
+ */
+#define PTESPEC_CALL_RESULT_pte uint64_t
+#define PTESPEC_CALL_RESULT_young int
+#define PTESPEC_CALL_RESULT_changed int
+#define PTESPEC_CALL_RESULT_none void
+#define PTESPEC_CALL_PARAMS_entry (size_t i)
+#define PTESPEC_CALL_PARAMS_entry_full (size_t i, int full)
+#define PTESPEC_CALL_PARAMS_entry_value_dirty (size_t i, uint64_t entry, int dirty)
+#define PTESPEC_CALL_PARAMS_batch (size_t i, unsigned int nr)
+#define PTESPEC_CALL_PARAMS_batch_full (size_t i, unsigned int nr, int full)
+#define PTESPEC_CALL_PARAMS_batch_flags (size_t i, unsigned int nr, unsigned int flags)
+#define PTESPEC_CALL_PARAMS_range (size_t i, unsigned int nr)
+#define PTESPEC_CALL_PARAMS_range_value (size_t i, uint64_t pte, unsigned int nr)
+
+/* The calls ptespec makes, by index, in the list's order; each is the tree's own function. */
 struct ptespec_kernel_calls {
-	void (*set_ptes)(size_t i, uint64_t pte, unsigned int nr);
-	uint64_t (*ptep_get)(size_t i);
-	uint64_t (*ptep_get_lockless)(size_t i);
-	uint64_t (*ptep_get_and_clear)(size_t i);
-	uint64_t (*ptep_get_and_clear_full)(size_t i, int full);
-	uint64_t (*get_and_clear_full_ptes)(size_t i, unsigned int nr, int full);
-	void (*clear_full_ptes)(size_t i, unsigned int nr, int full);
-	void (*clear_non_present_ptes)(size_t i, unsigned int nr);
-	int (*ptep_test_and_clear_young)(size_t i);
-	int (*ptep_clear_flush_young)(size_t i);
-	void (*wrprotect_ptes)(size_t i, unsigned int nr);
-	void (*clear_young_dirty_ptes)(size_t i, unsigned int nr, unsigned int flags);
-	int (*ptep_set_access_flags)(size_t i, uint64_t entry, int dirty);
-	void (*contpte_try_fold)(size_t i);
-	void (*contpte_try_unfold)(size_t i);
-	int (*test_and_clear_young_ptes)(size_t i, unsigned int nr);
-	int (*clear_flush_young_ptes)(size_t i, unsigned int nr);
-	uint64_t (*modify_prot_start_ptes)(size_t i, unsigned int nr);
-	void (*modify_prot_commit_ptes)(size_t i, uint64_t pte, unsigned int nr);
+#define PTESPEC_CALL_POINTER(name, result, args) PTESPEC_CALL_RESULT_##result (*name) PTESPEC_CALL_PARAMS_##args;
+	PTESPEC_CALLS(PTESPEC_CALL_POINTER)
+#undef PTESPEC_CALL_POINTER
 };
 
 /* Where a function the calls reach came from. */
