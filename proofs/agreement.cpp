@@ -48,9 +48,9 @@ agreement judge_lockless(strategy& s, const history& h, const prove_options& o)
 	w.race = std::make_shared<concurrent_read>(ctx, lockless_split_within(h.geo));
 	w.stores_judged = false;
 	prove_options po = o;
-	po.quick_solve_ms = std::min(po.quick_solve_ms, 20u);
-	if (!po.probes)
-		po.probes = 16;
+	po.solver.quick_solve_ms = std::min(po.solver.quick_solve_ms, 20u);
+	if (!po.probes.count)
+		po.probes.count = 16;
 	proof_result r;
 	case_batch batch(ctx, s, po, r, 0);
 	add_race(batch, w, writer, reader.index);

@@ -22,10 +22,10 @@
 
 namespace ptespec::proofs {
 
-// The ranges: every start and every length up to o.every_range_upto entries per run;
-// above that, the starts and ends that decide what a strategy does: each
-// on, next to and inside a run edge, one entry or two, inside one run or
-// across both (every (start, length) at CONT_PTES 128 -- 32,896 of them --
+// The ranges: every start and every length up to o.every_range_upto
+// entries per run; above that, the starts and ends that decide what a
+// strategy does: each on, next to and inside a run edge, one entry or two,
+// inside one run or across both (every (start, length) at CONT_PTES 128 -- 32,896 of them --
 // is out of reach at the solver time a case costs there).
 std::vector<std::pair<std::size_t, std::size_t>> batch_ranges(std::size_t c, const prove_options& o)
 {
@@ -86,7 +86,7 @@ void prove_batch_or(obligation_run& run, bool full)
 			 [](const auto& a, const auto& b) { return a.second - a.first < b.second - b.first; });
 	z3::context& ctx = shared_context();
 	const sym_world w = unjudged_stores(folded_runs(ctx, g, 2));
-	case_batch batch(ctx, s, o, r, o.batch_entries);
+	case_batch batch(ctx, s, o, r, o.search.batch_entries);
 	std::size_t last_nr = 0;
 	for (const auto& [i, e] : ranges) {
 		// A question per length: a failure on short ranges is found before

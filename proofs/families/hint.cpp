@@ -139,7 +139,7 @@ public:
 		: run_(run), w_(w), r_(run.results.at(0)), ctx_(w.initial.front().ctx()), s_(ctx_), p_(ctx_),
 		  pte_(ctx_.bv_const("hint.pte", 64))
 	{
-		p_.set("timeout", run.o.timeout_ms);
+		p_.set("timeout", run.o.solver.timeout_ms);
 		s_.set(p_);
 		for (const z3::expr& a : w.assumptions)
 			s_.add(a);

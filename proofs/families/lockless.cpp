@@ -125,18 +125,18 @@ prove_options lockless_options(const prove_options& given, std::size_t cases)
 {
 	prove_options o = given;
 	// A case costs some 20 s of paths at 4K (mainline's: 37 paths).
-	o.run_seconds = std::max(o.run_seconds, 45.0 * static_cast<double>(cases));
+	o.search.run_seconds = std::max(o.search.run_seconds, 45.0 * static_cast<double>(cases));
 	// The reads' terms choose among the writer's tables by the read points:
 	// the incremental solver sits on such questions for seconds where
 	// bit-blasting answers in a fraction of one (one case of mainline's:
 	// 55 s with 2 s first asked of the incremental solver, 18 s with 20 ms).
-	o.quick_solve_ms = std::min(o.quick_solve_ms, 20u);
+	o.solver.quick_solve_ms = std::min(o.solver.quick_solve_ms, 20u);
 	// A reader that branches on each entry it reads (skipping cleared
 	// ones) has paths whose every decision asks the solver a hard question
 	// about the writer's tables: the full search of one read did not end
 	// in 180 s.  One path's counterexample, though, is one question.
-	if (!o.probes)
-		o.probes = 16;
+	if (!o.probes.count)
+		o.probes.count = 16;
 	return o;
 }
 
@@ -173,7 +173,7 @@ probe_pass probe_first(obligation_run& run, call_kind writer, const places& at, 
 {
 	proof_result pr = r;
 	prove_options po = o;
-	po.probe_only = true;
+	po.probes.only = true;
 	case_batch probing(shared_context(), run.s, po, pr, 0);
 	for (const auto& [i, j] : at)
 		if (!add_case(probing, run, writer, i, j).first)
@@ -197,7 +197,7 @@ void prove_lockless(obligation_run& run, call_kind writer)
 	const places at = run.o.range_nr > 0 ? places{{0, run.o.range_first}} : lockless_places(c, run.o.quick);
 	prove_options o = lockless_options(run.o, at.size());
 	probe_pass probed;
-	if (*o.probes > 0) {
+	if (*o.probes.count > 0) {
 		probed = probe_first(run, writer, at, o, r);
 		if (probed.refuted) {
 			r.detail += fmt::format("{} probe path{} asked ({:.0f} s); {} reads beside {}: refuted before any "
@@ -208,7 +208,7 @@ void prove_lockless(obligation_run& run, call_kind writer)
 			return;
 		}
 	}
-	o.probes = 0;
+	o.probes.count = 0;
 	case_batch batch(shared_context(), run.s, o, r, 0);
 	std::size_t spun = 0;
 	for (const auto& [i, j] : at) {

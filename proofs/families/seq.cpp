@@ -99,7 +99,7 @@ void prove_seq(obligation_run& run, std::size_t k, bool from_empty)
 			menu.push_back(cl);
 	const std::vector<std::vector<call>> seqs = sequences_of(menu, k);
 	prove_options o = run.o;
-	o.run_seconds = std::max(o.run_seconds, o.step_case_seconds * static_cast<double>(seqs.size()));
+	o.search.run_seconds = std::max(o.search.run_seconds, o.search.step_case_seconds * static_cast<double>(seqs.size()));
 	case_batch batch(ctx, s, o, goals, 0);
 	std::size_t ran = 0;
 	for (const std::vector<call>& seq : seqs) {

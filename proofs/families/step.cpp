@@ -145,7 +145,7 @@ void prove_step(obligation_run& run, call_kind kind)
 	z3::context& ctx = shared_context();
 	const std::vector<call> calls = step_calls(kind, c, run.o);
 	prove_options o = run.o;
-	o.run_seconds = std::max(o.run_seconds, o.step_case_seconds * static_cast<double>(calls.size()));
+	o.search.run_seconds = std::max(o.search.run_seconds, o.search.step_case_seconds * static_cast<double>(calls.size()));
 	// One pass over the calls, asking `goals`; (reportable) of the folio
 	// only when `of_folio`.
 	auto pass = [&](std::vector<case_batch::goal> goals, bool of_folio) {

@@ -73,12 +73,12 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 		return false;
 	const solver_frame frame(oracle_solver_);
 	const z3::check_result consistent = assume(world);
-	path_solver paths(oracle_solver_, world.assumptions, o_.repair_models);
-	if (o_.quick_solve_ms < o_.timeout_ms)
-		paths.set_fallback(o_.quick_solve_ms, o_.timeout_ms,
+	path_solver paths(oracle_solver_, world.assumptions, o_.search.repair_models);
+	if (o_.solver.quick_solve_ms < o_.solver.timeout_ms)
+		paths.set_fallback(o_.solver.quick_solve_ms, o_.solver.timeout_ms,
 				   static_cast<unsigned>(std::min<std::uint64_t>(
-					   std::uint64_t{o_.quick_solve_ms} * o_.quick_units_per_ms, 0xffffffffu)));
-	paths.set_timeout(o_.timeout_ms);
+					   std::uint64_t{o_.solver.quick_solve_ms} * o_.solver.quick_units_per_ms, 0xffffffffu)));
+	paths.set_timeout(o_.solver.timeout_ms);
 	slicer_ = &paths.slicer();
 	struct forget {	// the slicer ends with the path solver, which counted its questions
 		bit_slicer*& p;
@@ -93,7 +93,7 @@ bool case_batch::add(const sym_world& world, const scenario& sc)
 			batch.count_time_stops(solver.time_stops());
 		}
 	} forgotten{slicer_, paths, goals_, *this};
-	if (o_.repair_models && consistent == z3::sat)
+	if (o_.search.repair_models && consistent == z3::sat)
 		paths.set_root(oracle_solver_.get_model());
 
 	pending_case pc{world, sc.calls, {}, {}, {}, false};
@@ -122,7 +122,7 @@ std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& wo
 {
 	std::vector<z3::expr> table = world.initial;
 	std::vector<bool> carried;	// none before the first call
-	auto next_check = o_.early_checks.begin();
+	auto next_check = o_.search.early_checks.begin();
 	for (std::size_t k = 0; k < sc.calls.size(); k++) {
 		if (const std::optional<z3::expr> rule = sc.requires_ ? sc.requires_(k, table) : std::nullopt) {
 			const std::optional<bool> reachable = paths.assume(*rule);
@@ -143,9 +143,9 @@ std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& wo
 			}
 			pc.world.assumptions.push_back(*rule);
 		}
-		if (k + 1 == sc.calls.size() && o_.probes.value_or(0) > 0 && probe(paths, world, table, sc, k, carried, pc))
+		if (k + 1 == sc.calls.size() && o_.probes.count.value_or(0) > 0 && probe(paths, world, table, sc, k, carried, pc))
 			return false;
-		if (k + 1 == sc.calls.size() && o_.probe_only)
+		if (k + 1 == sc.calls.size() && o_.probes.only)
 			return any_open();
 		sym_step st;
 		try {
@@ -159,14 +159,14 @@ std::optional<bool> case_batch::run_case(path_solver& paths, const sym_world& wo
 		}
 		record(st, sc, pc);
 		table = st.after;
-		if (next_check != o_.early_checks.end() && k + 1 >= *next_check && k + 1 < sc.calls.size() &&
+		if (next_check != o_.search.early_checks.end() && k + 1 >= *next_check && k + 1 < sc.calls.size() &&
 		    !pc.claims.empty()) {
 			if (!check_so_far(pc))
 				return false;
 			// They hold in every model (of the goals still open, the
 			// only ones asked again): the final question leaves them out.
 			pc.claims.clear();
-			while (next_check != o_.early_checks.end() && *next_check <= k + 1)
+			while (next_check != o_.search.early_checks.end() && *next_check <= k + 1)
 				++next_check;
 		}
 	}

@@ -133,7 +133,7 @@ private:
 	std::size_t entries_;
 	bool stopped_ = false;	// no more cases: the run budget is spent
 	std::size_t unreachable_ = 0;
-	double spent_ = 0;	// seconds of running paths, against o_.run_seconds
+	double spent_ = 0;	// seconds of running paths, against o_.search.run_seconds
 	std::size_t probes_asked_ = 0;
 	double probe_seconds_ = 0;
 	std::uint64_t probe_seed_ = 1;

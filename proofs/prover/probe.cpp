@@ -34,9 +34,9 @@ bool case_batch::probe(path_solver& paths, const sym_world& world, const std::ve
 	// Some probes follow the models they are given, the others turn off
 	// them, more or less often: the seed makes a run repeatable.
 	static constexpr double flips[] = {0.5, 0.125, 0.25, 0};
-	path_oracle::probe policy{std::mt19937_64(probe_seed_++), 0, o_.probe_decision_ms, o_.probe_decision_rlimit};
+	path_oracle::probe policy{std::mt19937_64(probe_seed_++), 0, o_.probes.decision_ms, o_.probes.decision_rlimit};
 	std::size_t asked = 0;
-	for (std::size_t n = 0; n < *o_.probes && clock.seconds() < o_.probe_seconds && any_open(); n++) {
+	for (std::size_t n = 0; n < *o_.probes.count && clock.seconds() < o_.probes.seconds && any_open(); n++) {
 		policy.flip = flips[n % std::size(flips)];
 		// Half the probes start from the model every path starts from,
 		// the others from a model of the assumptions with random phases
@@ -46,7 +46,7 @@ bool case_batch::probe(path_solver& paths, const sym_world& world, const std::ve
 			if (std::optional<valuation> other = random_model(pc.world.assumptions, n))
 				start = std::move(*other);
 		if (world.race && k == world.race->reader && start.complete())
-			start = start.with(probe_points(*world.race, n, *o_.probes, policy.rng));
+			start = start.with(probe_points(*world.race, n, *o_.probes.count, policy.rng));
 		path_oracle oracle(paths, std::move(start), policy);
 		std::vector<bool> used(table.size(), false);
 		std::optional<path_run> one_path =
@@ -71,7 +71,7 @@ bool case_batch::probe(path_solver& paths, const sym_world& world, const std::ve
 		}
 	}
 	// Probes left unsent for time: their number is work, not time.
-	if (any_open() && clock.seconds() >= o_.probe_seconds)
+	if (any_open() && clock.seconds() >= o_.probes.seconds)
 		count_time_stops(1);
 	probes_asked_ += asked;
 	probe_seconds_ += clock.seconds();
@@ -84,16 +84,16 @@ std::optional<valuation> case_batch::random_model(const std::vector<z3::expr>& a
 {
 	z3::solver s = z3::tactic(ctx_, "qfbv").mk_solver();
 	z3::params p(ctx_);
-	p.set("timeout", o_.probe_solve_ms);
-	if (o_.probe_solve_rlimit)
-		p.set("rlimit", o_.probe_solve_rlimit);
+	p.set("timeout", o_.probes.solve_ms);
+	if (o_.probes.solve_rlimit)
+		p.set("rlimit", o_.probes.solve_rlimit);
 	p.set("random_seed", static_cast<unsigned>(seed));
 	p.set("phase", ctx_.str_symbol("random"));
 	s.set(p);
 	for (const z3::expr& a : assumptions)
 		s.add(a);
 	const timed_answer a = timed_check(s);
-	if (o_.probe_solve_rlimit && stopped_by_time(a, o_.probe_solve_ms))
+	if (o_.probes.solve_rlimit && stopped_by_time(a, o_.probes.solve_ms))
 		count_time_stops(1);
 	if (a.result != z3::sat)
 		return std::nullopt;
@@ -110,10 +110,10 @@ bool case_batch::probe_refutes(const pending_case& c)
 		return false;
 	for (const z3::expr& a : c.world.assumptions)
 		asserted.push_back(a);
-	const bool bit_level = c.joined && o_.bit_level_claims;
+	const bool bit_level = c.joined && o_.solver.bit_level_claims;
 	asserted.push_back(!claims_formula(claims, bit_level));
 	const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
-	answer a = solve(*question, asserted, bit_level, o_.probe_solve_ms, o_.probe_solve_rlimit);
+	answer a = solve(*question, asserted, bit_level, o_.probes.solve_ms, o_.probes.solve_rlimit);
 	if (a.time_stop)
 		count_time_stops(1);
 	if (a.result != z3::sat)

@@ -39,7 +39,7 @@ z3::solver make_solver(z3::context& ctx, const prove_options& o, bool incrementa
 	// SAT solves much faster than the incremental core does.
 	z3::solver s = incremental ? z3::solver(ctx) : z3::tactic(ctx, "qfbv").mk_solver();
 	z3::params p(ctx);
-	p.set("timeout", o.timeout_ms);
+	p.set("timeout", o.solver.timeout_ms);
 	s.set(p);
 	return s;
 }
@@ -90,9 +90,9 @@ std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, co
 	// decisions: at bit level (bit_slicer.h) they shrink to the few flag
 	// bits the claims read.  A single-path case is left at word level,
 	// which the bit-vector simplifier handles better.
-	const bool bit_level = q.joined && o_.bit_level_claims;
+	const bool bit_level = q.joined && o_.solver.bit_level_claims;
 	q.asserted.push_back(!claims_formula(q.claims, bit_level));
-	answer a = solve(qctx, q.asserted, bit_level, o_.timeout_ms);
+	answer a = solve(qctx, q.asserted, bit_level, o_.solver.timeout_ms);
 	for (std::size_t g : ask)
 		goals_[g].g.into->solve_seconds += clock.seconds();
 	switch (a.result) {
@@ -146,7 +146,7 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 {
 	const z3::expr_vector moved(qctx, asserted);
 	z3::solver fs = make_solver(qctx, o_, false);
-	if (timeout_ms != o_.timeout_ms || rlimit) {
+	if (timeout_ms != o_.solver.timeout_ms || rlimit) {
 		z3::params p(qctx);
 		p.set("timeout", timeout_ms);
 		if (rlimit)
@@ -160,14 +160,14 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 		return {a.result, fs, rlimit && stopped_by_time(a, timeout_ms)};
 	}
 	bool time_stop = false;
-	if (o_.quick_solve_ms < timeout_ms) {
+	if (o_.solver.quick_solve_ms < timeout_ms) {
 		z3::params quick(qctx);
 		// With a resource limit the first solver's share of it is the
 		// share of time it has, not the time itself; the time is a net.
-		const unsigned quick_ms = rlimit ? std::min(timeout_ms, safety_net_ms(o_.quick_solve_ms)) : o_.quick_solve_ms;
+		const unsigned quick_ms = rlimit ? std::min(timeout_ms, safety_net_ms(o_.solver.quick_solve_ms)) : o_.solver.quick_solve_ms;
 		quick.set("timeout", quick_ms);
 		if (rlimit) {
-			quick.set("rlimit", std::max(1u, static_cast<unsigned>(std::uint64_t{rlimit} * o_.quick_solve_ms /
+			quick.set("rlimit", std::max(1u, static_cast<unsigned>(std::uint64_t{rlimit} * o_.solver.quick_solve_ms /
 										timeout_ms)));
 		}
 		fs.set(quick);

@@ -106,7 +106,7 @@ struct sym_world {
 	}
 };
 
-// The paths of one part of a call (prover.cpp, run_call): each path's
+// The paths of one part of a call (symbolic_run::run_call): each path's
 // condition and how many primitives it made.
 using part_paths = std::vector<std::pair<z3::expr, std::size_t>>;
 

@@ -70,7 +70,7 @@ std::optional<path_run> symbolic_run::run_path(path_oracle& oracle, const std::v
 		res = strat_.invoke(m, part.run);
 		gaps = m.gaps();
 		if (part.last)
-			m.end_call(o_.carry_end_slots ? carried : std::vector<bool>{});
+			m.end_call(o_.search.carry_end_slots ? carried : std::vector<bool>{});
 	} catch (const path_oracle::infeasible_path&) {
 	} catch (const symbolic_limit& e) {
 		if (probing)
@@ -128,12 +128,12 @@ sym_step symbolic_run::run_joined(const std::vector<z3::expr>& table, const call
 	std::vector<path_oracle::alternative> todo{{{}, paths_.root()}};
 	std::size_t explored = 0;
 	while (!todo.empty()) {
-		if (explored++ == o_.max_paths)
+		if (explored++ == o_.search.max_paths)
 			throw path_budget_exhausted{fmt::format("{} needs more than {} paths (--max-paths)",
-								describe(part.run), o_.max_paths)};
-		if (spent_ + clock.seconds() > o_.run_seconds)
+								describe(part.run), o_.search.max_paths)};
+		if (spent_ + clock.seconds() > o_.search.run_seconds)
 			throw path_budget_exhausted{fmt::format("gave up at {} after {:.0f} s of paths (--run-seconds)",
-								describe(part.run), o_.run_seconds),
+								describe(part.run), o_.search.run_seconds),
 						    true};
 		path_oracle::alternative next = std::move(todo.back());
 		todo.pop_back();
@@ -152,7 +152,7 @@ sym_step symbolic_run::run_joined(const std::vector<z3::expr>& table, const call
 bool symbolic_run::runs_whole(const call& c, std::size_t ordinal) const
 {
 	const bool racing = w_.race && (ordinal == w_.race->writer || ordinal == w_.race->reader);
-	return racing || !(o_.split_generic_batches && c.nr > 1 && strat_.batch_is_generic(c.kind));
+	return racing || !(o_.search.split_generic_batches && c.nr > 1 && strat_.batch_is_generic(c.kind));
 }
 
 sym_step symbolic_run::run_call(const std::vector<z3::expr>& table, const call& c, std::size_t ordinal,

@@ -74,7 +74,7 @@ struct part_spec {
 
 // The strategy run on the symbolic machine for one case: its world, the
 // path solver that decides its branches, and the run-time budget every
-// call of the case draws on (`spent`, seconds against o.run_seconds).
+// call of the case draws on (`spent`, seconds against o.search.run_seconds).
 class symbolic_run {
 public:
 	symbolic_run(z3::context& ctx, path_solver& paths, strategy& strat, const sym_world& w,
