@@ -46,7 +46,7 @@ void BM_obligation(benchmark::State& state, std::string prefix, granule g)
 {
 	proofs::prove_options o;
 	o.only = {prefix};
-	o.jobs = 1;
+	o.schedule.jobs = 1;
 	std::vector<proofs::proof_result> rs;
 	for (auto _ : state)
 		rs = prove_one(o, g);
@@ -57,7 +57,7 @@ void BM_batch_or_range(benchmark::State& state, granule g)
 {
 	proofs::prove_options o;
 	o.only = {"batch-or/"};
-	o.jobs = 1;
+	o.schedule.jobs = 1;
 	o.range_first = 0;
 	o.range_nr = geometry::of(g).cont_ptes;
 	std::vector<proofs::proof_result> rs;

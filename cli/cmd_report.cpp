@@ -287,7 +287,7 @@ std::string report_cli::selection_flags() const
 proofs::prove_options report_proofs(unsigned jobs)
 {
 	proofs::prove_options o;
-	o.jobs = jobs;
+	o.schedule.jobs = jobs;
 	for (const proofs::obligation_family& f : proofs::obligation_table())
 		if (!f.opt_in)
 			o.only.push_back(f.prefix);

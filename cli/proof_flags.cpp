@@ -87,16 +87,16 @@ std::vector<granule> proof_flags::grans() const { return parse_granules("--granu
 proofs::prove_options proof_flags::options() const
 {
 	proofs::prove_options o;
-	o.timeout_ms = timeout_ms;
-	o.jobs = jobs;
+	o.solver.timeout_ms = timeout_ms;
+	o.schedule.jobs = jobs;
 	if (run_seconds) {
-		o.run_seconds = static_cast<double>(run_seconds);
-		o.wall_seconds = std::max(o.wall_seconds, 4 * o.run_seconds);
+		o.search.run_seconds = static_cast<double>(run_seconds);
+		o.schedule.wall_seconds = std::max(o.schedule.wall_seconds, 4 * o.search.run_seconds);
 	}
 	if (paths)
-		o.max_paths = paths;
+		o.search.max_paths = paths;
 	if (probes)
-		o.probes = static_cast<std::size_t>(*probes);
+		o.probes.count = static_cast<std::size_t>(*probes);
 	check_obligation_prefixes(obligations, grans());
 	o.only = obligations;
 	return o;

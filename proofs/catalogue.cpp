@@ -64,7 +64,7 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 	std::function<void(const isolated_status&)> heard;
 	if (progress)
 		heard = [&progress](const isolated_status& st) { progress(status_text(st)); };
-	return run_isolated(jobs, o.jobs, o.wall_seconds, done, heard);
+	return run_isolated(jobs, o.schedule.jobs, o.schedule.wall_seconds, done, heard);
 }
 
 std::vector<property> covered_properties(const proof_result& r)

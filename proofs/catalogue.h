@@ -17,7 +17,7 @@ namespace ptespec::proofs {
 std::vector<granule> granules_of(const std::vector<std::string>& names);
 
 // Each obligation (and each granule's helper algebra) in a process of its
-// own, o.jobs at once (proofs/isolate.h); results in catalogue order.
+// own, o.schedule.jobs at once (proofs/isolate.h); results in catalogue order.
 // `done` (may be empty) hears each result in that order as soon as it and
 // those before it are known; `progress` (may be empty) a line saying where
 // the run is ("3 of 60 ended; mainline exit/run-cont16 4k: 1234 paths,

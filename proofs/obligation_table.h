@@ -4,8 +4,8 @@
 // share its run, the function that proves it, and what a proof of it
 // covers -- read from that entry.
 //
-// The helper algebra (helpers/<law>, proofs/helpers.cpp) is proved once per
-// granule and for no strategy, so it is not a family here.
+// The helper algebra (helpers/<law>, proofs/families/helpers.cpp) is proved
+// once per granule and for no strategy, so it is not a family here.
 #pragma once
 
 #include <functional>
@@ -72,7 +72,7 @@ struct obligation_family {
 	// non-empty and matching), never by default: for families whose cost
 	// would dominate `prove --all` and `check`.
 	bool opt_in = false;
-	// Makes the cases and fills run.results (proofs/obligations.cpp).
+	// Makes the cases and fills run.results (proofs/families/).
 	std::function<void(obligation_run&)> prove;
 	obligation_scope scope;
 

@@ -1,7 +1,9 @@
 #include "proofs/sampled_race.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -95,17 +97,22 @@ std::optional<concurrent_read::points> fit(const std::vector<table_t>& tables,
 	return std::nullopt;
 }
 
-} // namespace
+// The steps of h's race around the read that ends at step read_end: the
+// read's begin and end, and its writer's (the call begun inside the read's
+// window).
+struct race_window {
+	const call* reader = nullptr;
+	const call* writer = nullptr;
+	std::size_t read_begin = 0, read_end = 0, writer_begin = 0, writer_end = 0;
+};
 
-std::variant<sampled_race, std::string> race_of(strategy& s, const history& h, std::size_t split_within)
+std::variant<race_window, std::string> window_of(const history& h, std::size_t read_end)
 {
-	first_torn_read torn(h);
-	replay(h, torn);
-	if (!torn.end)
-		return std::string("replayed, no lockless read of the history ends breaking lockless");
 	const std::vector<step>& steps = h.steps;
-	const std::size_t read_end = *torn.end;
+	race_window win;
+	win.read_end = read_end;
 	const call& reader = std::get<call_end_step>(steps[read_end]).c;
+	win.reader = &reader;
 	// The read's begin: the last begin of that call before its end.
 	std::size_t read_begin = read_end;
 	while (read_begin-- > 0) {
@@ -115,6 +122,7 @@ std::variant<sampled_race, std::string> race_of(strategy& s, const history& h, s
 	}
 	if (read_begin >= read_end)
 		return fmt::format("the history ends {} without beginning it", describe(reader));
+	win.read_begin = read_begin;
 	// The writer: the call begun inside the read's window.
 	std::optional<std::size_t> writer_begin;
 	for (std::size_t n = read_begin + 1; n < read_end && !writer_begin; n++)
@@ -123,6 +131,8 @@ std::variant<sampled_race, std::string> race_of(strategy& s, const history& h, s
 	if (!writer_begin)
 		return fmt::format("no locked call ran beside {}", describe(reader));
 	const call& writer = std::get<call_begin_step>(steps[*writer_begin]).c;
+	win.writer = &writer;
+	win.writer_begin = *writer_begin;
 	for (std::size_t n = read_begin + 1; n < *writer_begin; n++)
 		if (std::holds_alternative<hw_event>(steps[n]))
 			return fmt::format("a hardware event fired in {}'s window before {} began: the read began from "
@@ -138,76 +148,109 @@ std::variant<sampled_race, std::string> race_of(strategy& s, const history& h, s
 	}
 	if (!writer_end)
 		return fmt::format("{} beside {} never returned", describe(writer), describe(reader));
+	win.writer_end = *writer_end;
+	return win;
+}
 
-	// The table both began from (no event came between their begins).
-	table_t initial = h.initial;
-	for (std::size_t n = 0; n <= read_begin; n++)
-		apply_step(initial, steps[n]);
-
-	// The writer's primitives, the reader's reads, and the events of the
-	// window, each at the writer's primitive count when it came.
+// The writer's primitives, the reader's reads, and the events of the
+// window, each at the writer's primitive count when it came; and the
+// writer's primitives done when the read ended.
+struct race_steps {
 	std::vector<const primitive_step*> written;
 	std::vector<std::pair<std::size_t, std::uint64_t>> reads;
 	std::vector<std::pair<std::size_t, const hw_event*>> events;
-	std::size_t end_point = 0;	// the writer's primitives done when the read ended
-	const std::size_t last = std::max(*writer_end, read_end);
-	for (std::size_t n = *writer_begin + 1; n < last; n++) {
+	std::size_t end_point = 0;
+};
+
+race_steps steps_of(const history& h, const race_window& win)
+{
+	const std::vector<step>& steps = h.steps;
+	race_steps out;
+	const std::size_t last = std::max(win.writer_end, win.read_end);
+	for (std::size_t n = win.writer_begin + 1; n < last; n++) {
 		if (const auto* p = std::get_if<primitive_step>(&steps[n])) {
-			if (p->beside && n < *writer_end)
-				written.push_back(p);
-			else if (!p->beside && n < read_end)
-				reads.emplace_back(p->index, p->new_value);
+			if (p->beside && n < win.writer_end)
+				out.written.push_back(p);
+			else if (!p->beside && n < win.read_end)
+				out.reads.emplace_back(p->index, p->new_value);
 		} else if (const auto* e = std::get_if<hw_event>(&steps[n])) {
-			events.emplace_back(written.size(), e);
+			out.events.emplace_back(out.written.size(), e);
 		}
-		if (n == read_end)
-			end_point = written.size();
+		if (n == win.read_end)
+			out.end_point = out.written.size();
 	}
 	// Reads before the writer began saw its first table.
 	std::vector<std::pair<std::size_t, std::uint64_t>> early_reads;
-	for (std::size_t n = read_begin + 1; n < *writer_begin; n++)
+	for (std::size_t n = win.read_begin + 1; n < win.writer_begin; n++)
 		if (const auto* p = std::get_if<primitive_step>(&steps[n]))
 			early_reads.emplace_back(p->index, p->new_value);
-	reads.insert(reads.begin(), early_reads.begin(), early_reads.end());
+	out.reads.insert(out.reads.begin(), early_reads.begin(), early_reads.end());
 	// The read ended after the writer: its window runs to the writer's end.
-	const bool writer_first = *writer_end < read_end;
-	if (writer_first)
-		end_point = written.size() + 1;
+	if (win.writer_end < win.read_end)
+		out.end_point = out.written.size() + 1;
+	return out;
+}
 
+// The race's counterexample, without its points: the table both began
+// from (no event came between their begins), the two calls, and each event
+// before the writer's next primitive on its entry, or at its end (the
+// writer's gaps count its primitives).
+counterexample race_counterexample(const history& h, const race_window& win, const race_steps& st)
+{
+	table_t initial = h.initial;
+	for (std::size_t n = 0; n <= win.read_begin; n++)
+		apply_step(initial, h.steps[n]);
 	counterexample ce;
 	ce.geo = h.geo;
 	ce.hw = h.hw;
 	ce.folios = h.folios;
 	ce.initial = initial;
-	ce.calls = {writer, reader};
+	ce.calls = {*win.writer, *win.reader};
 	ce.prop = property::lockless;
-	// Each event before the writer's next primitive on its entry, or at
-	// its end: the writer's gaps count its primitives.
-	for (const auto& [done, e] : events) {
-		std::size_t gap = written.size();
-		for (std::size_t k = done; k < written.size(); k++)
-			if (touches_entry(*written[k], e->landing)) {
+	for (const auto& [done, e] : st.events) {
+		std::size_t gap = st.written.size();
+		for (std::size_t k = done; k < st.written.size(); k++)
+			if (touches_entry(*st.written[k], e->landing)) {
 				gap = k;
 				break;
 			}
 		ce.events.push_back({0, gap, e->landing, e->kind});
 	}
+	return ce;
+}
+
+} // namespace
+
+std::variant<sampled_race, std::string> race_of(strategy& s, const history& h, std::size_t split_within)
+{
+	first_torn_read torn(h);
+	replay(h, torn);
+	if (!torn.end)
+		return std::string("replayed, no lockless read of the history ends breaking lockless");
+	const std::variant<race_window, std::string> found = window_of(h, *torn.end);
+	if (const std::string* why = std::get_if<std::string>(&found))
+		return *why;
+	const race_window& win = std::get<race_window>(found);
+	const race_steps st = steps_of(h, win);
+	counterexample ce = race_counterexample(h, win, st);
+	const call& reader = *win.reader;
+	const call& writer = *win.writer;
 	const std::vector<table_t> tables = writer_tables(s, ce);
-	if (tables.size() != written.size() + 2)
+	if (tables.size() != st.written.size() + 2)
 		return fmt::format("{} run alone with the window's events made {} primitives, not the {} of the history",
-				   describe(writer), tables.size() - 2, written.size());
-	const std::optional<concurrent_read::points> at = fit(tables, reads, split_within, end_point);
+				   describe(writer), tables.size() - 2, st.written.size());
+	const std::optional<concurrent_read::points> at = fit(tables, st.reads, split_within, st.end_point);
 	if (!at)
 		return fmt::format("the {} reads of {} fit no two moments of {}'s run (each hardware event in the "
 				   "writer's slot for it)",
-				   reads.size(), describe(reader), describe(writer));
+				   st.reads.size(), describe(reader), describe(writer));
 	ce.race = *at;
 	const replay_outcome out = replay_counterexample(s, ce);
 	if (!out.confirmed)
 		return fmt::format("with the hardware events in the writer's slots and the reads at writer points {}/{} "
 				   "(split {}), the replay shows no lockless failure: {}",
 				   at->early, at->late, at->split, out.why);
-	return sampled_race{std::move(ce), reads.size(), written.size()};
+	return sampled_race{std::move(ce), st.reads.size(), st.written.size()};
 }
 
 } // namespace ptespec::proofs

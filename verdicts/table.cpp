@@ -97,7 +97,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 		if (progress)
 			progress("test: " + status_text(jobs, st));
 	};
-	std::vector<sampled_cell> sampled = run_sampled(jobs, po.jobs, heard);
+	std::vector<sampled_cell> sampled = run_sampled(jobs, po.schedule.jobs, heard);
 	for (std::size_t k = 0; k < jobs.size(); k++) {
 		const sampled_job& j = jobs[k];
 		cell c = judge_cell(std::move(sampled[k]), j.o.gran,

@@ -56,7 +56,7 @@ struct verdict_table {
 
 // What a table is asked for, beside the strategies and granules.
 struct table_options {
-	proofs::prove_options proof;	// proof.jobs: cells and obligations at once (0: one per core)
+	proofs::prove_options proof;	// proof.schedule.jobs: cells and obligations at once (0: one per core)
 	int cases = 0;	// 0: the granule's default
 	std::uint64_t seed = 1;
 	hardware_options hw;

@@ -104,7 +104,7 @@ std::vector<proof_result> prove_helpers(granule g, const prove_options& o)
 		r.formulas = 1;
 		z3::solver s(ctx);
 		z3::params prm(ctx);
-		prm.set("timeout", o.timeout_ms);
+		prm.set("timeout", o.solver.timeout_ms);
 		s.set(prm);
 		const z3::expr p = ctx.bv_const("p", 64);
 		const z3::expr b = ctx.bv_const("b", 64);
