@@ -20,7 +20,7 @@ const cell& cell_of(const verdict_table& vt, property p)
 table_options one_case_per_cell()
 {
 	table_options t;
-	t.proof.jobs = 1;
+	t.proof.schedule.jobs = 1;
 	t.cases = 1;
 	t.seed = 1;
 	return t;
