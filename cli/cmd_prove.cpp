@@ -34,15 +34,11 @@ struct prove_cli {
 	hardware_options hw;
 };
 
-int run_prove(const prove_cli& p)
+// The obligations' results, each line printed as it arrives (a long run
+// shows where it is), or nothing until the end for JSON.
+std::vector<proofs::proof_result> prove_streaming(const prove_cli& p, const std::vector<strategy*>& strategies,
+						  const std::vector<granule>& grans, const proofs::prove_options& o)
 {
-	const std::vector<strategy*> strategies = p.sel.resolve();
-	const std::vector<granule> grans = p.proof.grans();
-	proofs::prove_options o = p.proof.options();
-	if (p.every_range)
-		o.every_range_upto = 32;
-	o.hw = p.hw;
-	// Lines stream as results arrive: a long run shows where it is.
 	auto line = [](const proofs::proof_result& r) {
 		fmt::print("{:<16} {:<44} {:<5} {:<8} {:>8.2f} {:>6}  {}\n", r.strategy.empty() ? "-" : r.strategy,
 			   r.obligation, to_string(r.gran), to_string(r.verdict), r.seconds, r.paths, r.replay);
@@ -52,7 +48,7 @@ int run_prove(const prove_cli& p)
 		fmt::print("{:<16} {:<44} {:<5} {:<8} {:>8} {:>6}  {}\n", "strategy", "obligation", "gran", "verdict",
 			   "seconds", "paths", "replay");
 	progress_line where("prove");
-	const std::vector<proofs::proof_result> results = proofs::prove_all(
+	std::vector<proofs::proof_result> results = proofs::prove_all(
 		strategies, grans, o,
 		[&](const proofs::proof_result& r) {
 			if (p.json)
@@ -62,40 +58,13 @@ int run_prove(const prove_cli& p)
 		},
 		[&where](const std::string& what) { where.update(what); });
 	where.clear();
+	return results;
+}
 
-	// A strategy that cannot run on symbolic words was not proved: that
-	// is undecided, never a pass.
-	std::vector<std::string> unproved, why;
-	for (const strategy* s : strategies)
-		if (!s->symbolic()) {
-			unproved.push_back(s->info().name);
-			why.push_back(s->why_not_symbolic());
-		}
-	std::size_t passed = 0, failed = 0, undecided = unproved.size();
-	for (const auto& r : results)
-		(r.verdict == proofs::proof_verdict::proved	  ? passed
-		 : r.verdict == proofs::proof_verdict::refuted ? failed
-							       : undecided)++;
-
-	if (p.json) {
-		nlohmann::json list = nlohmann::json::array();
-		for (const auto& r : results)
-			list.push_back(proof_json(r));
-		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
-						  {"command", "prove"},
-						  {"results", list},
-						  {"unproved", unproved},
-						  {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}}
-					    .dump(2));
-		return exit_for(failed, undecided);
-	}
-
-	for (std::size_t k = 0; k < unproved.size(); k++)
-		fmt::print("{:<16} not proved: {} (undecided)\n", unproved[k], why[k]);
-	fmt::print("\nhardware: {}; every entry may take any number of access/write events in every gap "
-		   "(one symbolic slot per entry before each primitive on it and at each call's end); step/ and seq/ "
-		   "judge every store against the TLB, which holds what the table maps when a call begins\n",
-		   to_string(p.hw));
+// Each obligation not proved, with its counterexample and replay; a word on
+// questions a time net stopped; what each family that ran covers.
+void print_details(const std::vector<proofs::proof_result>& results)
+{
 	for (const auto& r : results) {
 		if (r.verdict == proofs::proof_verdict::proved)
 			continue;
@@ -129,6 +98,50 @@ int run_prove(const prove_cli& p)
 		fmt::print("  {:<18} {} -- {}; {}\n", f.prefix + "*", proofs::scope_properties(f.scope),
 			   proofs::scope_calls(f.scope), f.scope.tables);
 	}
+}
+
+int run_prove(const prove_cli& p)
+{
+	const std::vector<strategy*> strategies = p.sel.resolve();
+	const std::vector<granule> grans = p.proof.grans();
+	proofs::prove_options o = p.proof.options();
+	if (p.every_range)
+		o.every_range_upto = 32;
+	o.hw = p.hw;
+	const std::vector<proofs::proof_result> results = prove_streaming(p, strategies, grans, o);
+
+	// A strategy that cannot run on symbolic words was not proved: that
+	// is undecided, never a pass.
+	std::vector<std::string> unproved, why;
+	for (const strategy* s : strategies)
+		if (!s->symbolic()) {
+			unproved.push_back(s->info().name);
+			why.push_back(s->why_not_symbolic());
+		}
+	std::size_t passed = 0, failed = 0, undecided = unproved.size();
+	for (const auto& r : results)
+		(r.verdict == proofs::proof_verdict::proved	  ? passed
+		 : r.verdict == proofs::proof_verdict::refuted ? failed
+							       : undecided)++;
+	if (p.json) {
+		nlohmann::json list = nlohmann::json::array();
+		for (const auto& r : results)
+			list.push_back(proof_json(r));
+		fmt::print("{}\n", nlohmann::json{{"schema", json_schema},
+						  {"command", "prove"},
+						  {"results", list},
+						  {"unproved", unproved},
+						  {"totals", {{"passed", passed}, {"failed", failed}, {"undecided", undecided}}}}
+					    .dump(2));
+		return exit_for(failed, undecided);
+	}
+	for (std::size_t k = 0; k < unproved.size(); k++)
+		fmt::print("{:<16} not proved: {} (undecided)\n", unproved[k], why[k]);
+	fmt::print("\nhardware: {}; every entry may take any number of access/write events in every gap "
+		   "(one symbolic slot per entry before each primitive on it and at each call's end); step/ and seq/ "
+		   "judge every store against the TLB, which holds what the table maps when a call begins\n",
+		   to_string(p.hw));
+	print_details(results);
 	fmt::print("\n{} passed, {} failed, {} undecided\n", passed, failed, undecided);
 	return exit_for(failed, undecided);
 }
