@@ -63,7 +63,7 @@ struct member_of<R (C::*)(A...)> {
 // ptep_get_and_clear_full: S derives from generic_batch_ops and does not
 // declare the batch call itself.  Such a call is exactly that sequence of
 // single-entry calls, its answer folded with generic_batch_fold, and the
-// proofs may run it so (proofs/prover.cpp: paths joined between entries).
+// proofs may run it so (proofs/prover/symbolic_run.cpp: paths joined between entries).
 template <class S, class M>
 constexpr bool batch_is_generic(call_kind k)
 {
