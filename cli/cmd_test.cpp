@@ -163,12 +163,13 @@ void print_header(const test_options& t, const mm::caller& via, std::uint64_t se
 // The cells of a run, granule by granule, strategy by strategy, property by
 // property, and the results as they came back in that order.
 struct test_run {
-	std::vector<verdicts::sampled_job> jobs;
-	std::vector<granule> gran;	// each job's
+	std::vector<verdicts::sampled_job> jobs;	// result k is jobs[k]'s, at granule gran(k)
 	std::map<std::string, branch_coverage> coverage;	// per strategy, over its properties and granules
 	std::map<std::string, word_coverage> words;	// the same, for the fields of the words it met
 	std::vector<property_result> results;
 	double secs = 0;
+
+	granule gran(std::size_t k) const { return jobs[k].o.gran; }
 };
 
 void plan_cells(const test_options& t, const std::vector<strategy*>& strategies, const std::vector<property>& props,
@@ -185,7 +186,6 @@ void plan_cells(const test_options& t, const std::vector<strategy*>& strategies,
 					j.o.words = &run.words[s->info().name];
 				}
 				run.jobs.push_back(std::move(j));
-				run.gran.push_back(g);
 			}
 		}
 	}
@@ -223,7 +223,7 @@ void print_json(const test_options& t, const mm::caller& via, std::uint64_t seed
 		const property_result& r = run.results[i];
 		nlohmann::json j{{"strategy", r.strategy},
 				 {"property", to_string(r.prop)},
-				 {"granule", to_string(run.gran[i])},
+				 {"granule", to_string(run.gran(i))},
 				 {"verdict", to_string(r.v)},
 				 {"cases", r.cases},
 				 {"calls", r.calls},
@@ -285,7 +285,7 @@ void print_distributions(const test_run& run)
 		const property_result& r = run.results[k];
 		if (r.distribution.empty())
 			continue;
-		fmt::print("\n[{}] {} {}: how the {} cases classify\n", to_string(run.gran[k]), r.strategy,
+		fmt::print("\n[{}] {} {}: how the {} cases classify\n", to_string(run.gran(k)), r.strategy,
 			   to_string(r.prop), r.cases);
 		for (const auto& [tag, count] : r.distribution)
 			fmt::print("  {:5.1f}%  {}\n", 100.0 * count / std::max(r.cases, 1), tag);
@@ -300,8 +300,8 @@ bool print_failures(const test_run& run)
 	std::set<std::pair<granule, std::string>> caller_shown;
 	for (std::size_t k = 0; k < run.results.size(); k++) {
 		const property_result& r = run.results[k];
-		if (r.v == verdict::fails && (!r.ce.breach || caller_shown.emplace(run.gran[k], r.strategy).second))
-			fmt::print("\n[{}] {}", to_string(run.gran[k]), format_counterexample(r));
+		if (r.v == verdict::fails && (!r.ce.breach || caller_shown.emplace(run.gran(k), r.strategy).second))
+			fmt::print("\n[{}] {}", to_string(run.gran(k)), format_counterexample(r));
 	}
 	return !caller_shown.empty();
 }
@@ -321,7 +321,7 @@ void print_text(const test_options& t, const std::vector<strategy*>& strategies,
 	for (std::size_t k = 0; k < run.results.size(); k++) {
 		const property_result& r = run.results[k];
 		if (r.v == verdict::not_exercised)
-			fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(run.gran[k]), r.strategy,
+			fmt::print("\n[{}] {} {}: not exercised: {}\n", to_string(run.gran(k)), r.strategy,
 				   to_string(r.prop), r.why_not_exercised);
 	}
 	fmt::print("\n{}, {} checked calls in {:.1f} s\n", cases_text(t.granules, t.cases), calls, run.secs);

@@ -16,7 +16,7 @@ std::size_t swap_pte_batch(call_sink& s, std::size_t i, std::size_t last, std::u
 	constexpr std::uint64_t next_offset = std::uint64_t{1} << SWP_OFFSET_SHIFT;
 	std::size_t nr = 1;
 	for (std::uint64_t want = swp + next_offset; i + nr < last; want += next_offset) {
-		if (((want >> SWP_OFFSET_SHIFT) & SWP_OFFSET_MASK) == 0)
+		if (swp_offset_of(want) == 0)
 			break;	// the offset would wrap: not the next entry
 		const std::optional<std::uint64_t> v = read_pte(s, i + nr);
 		if (!v || *v != want)

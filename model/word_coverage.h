@@ -47,14 +47,8 @@ inline std::uint64_t pfn_aligned(std::uint64_t v, std::size_t index, const geome
 {
 	return (pte_pfn(v, g) - index) % g.cont_ptes == 0;
 }
-inline std::uint64_t swp_type(std::uint64_t v, std::size_t, const geometry&)
-{
-	return (v >> SWP_TYPE_SHIFT) & SWP_TYPE_MASK;
-}
-inline std::uint64_t swp_offset(std::uint64_t v, std::size_t, const geometry&)
-{
-	return (v >> SWP_OFFSET_SHIFT) & SWP_OFFSET_MASK;
-}
+inline std::uint64_t swp_type(std::uint64_t v, std::size_t, const geometry&) { return swp_type_of(v); }
+inline std::uint64_t swp_offset(std::uint64_t v, std::size_t, const geometry&) { return swp_offset_of(v); }
 } // namespace word_field_get
 
 inline constexpr std::uint64_t PTE_ATTRINDX = bit(2) | bit(3) | bit(4);	// memory type
