@@ -20,6 +20,7 @@
 
 #include "kernel/embedded.h"
 #include "kernel/if_convert.h"
+#include "kernel/rmw_loop.h"
 #include "kernel/tree.h"
 #include "model/errors.h"
 #include "kernel/shim/include/ptespec/host.h"
@@ -313,15 +314,16 @@ module_inputs gather_inputs(const tree& t, const build_options& o, const fs::pat
 	for (const granule_config& g : configs)
 		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, in.defines))
 			key.add(args);
-	// What is compiled: the symbolic build if-converts the tree's files and
-	// the adapter's own generic loops (core-mm's, for a tree without the
-	// batched calls; kernel/if_convert.h); the C build takes them as they are.
+	// What is compiled: the symbolic build marks the tree's read-modify-write
+	// loops (kernel/rmw_loop.h) and if-converts its files and the adapter's
+	// own generic loops (core-mm's, for a tree without the batched calls;
+	// kernel/if_convert.h); the C build takes them as they are.
 	for (const embedded_file& f : shim_files())
 		in.shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
 										 : std::string(f.text));
 	if (o.symbolic)
 		for (auto& [path, text] : in.sources)
-			text = if_convert(text).text;
+			text = if_convert(mark_rmw_loops(text).text).text;
 	for (const auto* files : {&in.shims, &in.sources})
 		for (const auto& [path, text] : *files) {
 			key.add(path);

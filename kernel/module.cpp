@@ -15,6 +15,7 @@
 
 #include "impl/adapter.h"
 #include "kernel/tree.h"
+#include "kernel/rmw_run.h"
 #include "kernel/tree_calls.h"
 #include "model/errors.h"
 #include "model/history.h"
@@ -224,9 +225,14 @@ struct sym_session {
 			throw strategy_fault(fmt::format("{}: the tree's code used a pte word it never set", describe(c)));
 		return terms[h - 1];
 	}
-	void tick()
+	rmw_run rmw;	// a marked read-modify-write loop (kernel/rmw_loop.h)
+
+	// `cmpxchg`: the primitive is one (a marked loop's may be its update).
+	void tick(bool cmpxchg = false)
 	{
 		outside_pure("a primitive");
+		if (!cmpxchg)
+			rmw.other_primitive();
 		count_primitive(primitives, budget, c);
 	}
 
@@ -251,9 +257,35 @@ struct sym_session {
 	static std::uint64_t compare_exchange(void* ctx, std::size_t i, std::uint64_t expected, std::uint64_t desired)
 	{
 		sym_session& s = of(ctx);
-		s.tick();
+		const std::size_t before = s.primitives;
+		s.tick(true);
 		const z3::expr e = s.term(expected), d = s.term(desired);
+		switch (s.rmw.cmpxchg(i, before, i < s.m.size() && z3::eq(e, s.m.table()[i]))) {
+		case rmw_run::cmpxchg_as::read_at_linearisation:
+			return s.handle(s.m.read(i));
+		case rmw_run::cmpxchg_as::commit:
+			return s.handle(s.m.commit(i, d));
+		case rmw_run::cmpxchg_as::plain:
+			break;
+		}
 		return s.handle(s.m.atomic_update(i, [&](const z3::expr& old) { return z3::ite(old == e, d, old); }));
+	}
+	// A marked loop's top of an iteration (step 0), and its test (step 1):
+	// round again unasked after the first iteration; after the update the
+	// test must be false as it stands (the value read is the value
+	// expected); any other loop's test decided as C decides it.
+	static int word_rmw(void* ctx, int step, std::uint64_t truth)
+	{
+		sym_session& s = of(ctx);
+		if (step == 0) {
+			s.rmw.begin(s.primitives);
+			return 0;
+		}
+		if (s.rmw.forced_again())
+			return 1;
+		const bool again = s.rmw.must_end() ? !s.term(truth).simplify().is_false() : word_decide(ctx, truth) != 0;
+		s.rmw.decided(again);
+		return again ? 1 : 0;
 	}
 	static void flush(void* ctx, int kind, std::size_t first, std::size_t nr, unsigned flags)
 	{
@@ -396,6 +428,7 @@ struct sym_session {
 		h.warn = warn;
 		h.word_pure = word_pure;
 		h.word_ite = word_ite;
+		h.word_rmw = word_rmw;
 		h.features[PTESPEC_FEATURE_HAFDBS] = m.features().no_hafdbs ? 0 : 1;
 		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = m.features().bbml2_noabort ? 1 : 0;
 		h.word_lit = word_lit;
@@ -519,7 +552,7 @@ private:
 							 to_string(c.kind)));
 		check_call_range(c, m.size(), m.geo());
 		const ptespec_kernel_module& k = *sym_[static_cast<std::size_t>(m.geo().gran)].k;
-		sym_session s{m, c, 256 * (m.size() + 16), 0, {}, 0, {}};
+		sym_session s{m, c, 256 * (m.size() + 16), 0, {}, 0, {}, {}};
 		const ptespec_host h = s.host();
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
 		const rebind guard{k, k.bind(&b)};

@@ -167,6 +167,21 @@ public:
 		return old;
 	}
 
+	// The store of a read-modify-write whose read was this path's last
+	// primitive, on entry i (a kernel tree's cmpxchg loop run as one atomic
+	// update at its linearisation point, kernel/rmw_loop.h): no slot and
+	// no gap of its own -- with the read it is one step, as a cmpxchg that
+	// succeeds at once is; returns the value it replaced.
+	z3::expr commit(std::size_t i, const z3::expr& v)
+	{
+		check_index(i);
+		const z3::expr old = table_[i];
+		store(i, v);
+		if (!snapshots_.empty())
+			snapshots_.back() = table_;
+		return old;
+	}
+
 	// A TLB invalidation changes no landing (see the header comment); it is
 	// a scheduling point, and it drops what the TLB holds for the entries
 	// it reaches, if it reaches every CPU and completes (model/tlb.h).

@@ -155,6 +155,11 @@ void ptespec_word_pure(int enter)
 	host->word_pure(host->ctx, enter);
 }
 
+int ptespec_word_rmw(int step, uint64_t truth)
+{
+	return host->word_rmw(host->ctx, step, truth);
+}
+
 uint64_t ptespec_word_ite(uint64_t cond, uint64_t a, uint64_t b)
 {
 	return host->word_ite(host->ctx, cond, a, b);

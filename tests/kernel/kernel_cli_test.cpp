@@ -118,6 +118,48 @@ TEST(kernel_cli, prove_proves_the_trees_own_code_path_for_path_as_the_template_m
 	}
 }
 
+// A tree's cmpxchg retry loops run as one atomic update each
+// (kernel/rmw_loop.h), so a young clear over a run of 16 entries is a few
+// paths, not one per way each loop may retry: step/ of the young clear ends
+// on the tree's own C at the default budgets.  The test tree's helper
+// returns bool, as the mm tree's does (an int answer is decided per entry,
+// its own multiplier).  Its wrappers size the run from PTE_CONT alone, as
+// the mm tree's batched young calls do: refuted, and the refutation
+// replays on the C build; read through pte_valid_cont, proved.
+TEST(kernel_cli, step_of_the_young_clear_ends_on_the_trees_own_retry_loops)
+{
+	auto young_tree = [](const std::string& what) {
+		const fs::path t = copy_tree(what);
+		edit(t, "arch/arm64/include/asm/pgtable.h", "static inline int __ptep_test_and_clear_young(",
+		     "static inline bool __ptep_test_and_clear_young(");
+		return t;
+	};
+	auto prove = [](const fs::path& t, const std::string& name) {
+		return run_ptespec({"--kernel", name + "=" + t.string(), "prove", "--strategy", name, "--granule", "4k",
+				    "--obligation", "step/ptep_test_and_clear_young"});
+	};
+	const outcome wide = prove(young_tree("young-cont"), "young-cont");
+	EXPECT_EQ(wide.status, 1) << wide.show();
+	EXPECT_NE(wide.out.find("step/ptep_test_and_clear_young-cont16        4k    refuted"), std::string::npos)
+		<< wide.show();
+	EXPECT_NE(wide.out.find("replay: confirmed"), std::string::npos) << wide.show();
+
+	const fs::path fixed = young_tree("young-valid-cont");
+	edit(fixed, "arch/arm64/include/asm/pgtable.h",
+	     "\tif (likely(nr == 1 && !pte_cont(__ptep_get(ptep))))\n\t\treturn __ptep_test_and_clear_young(",
+	     "\tpte_t first = __ptep_get(ptep);\n\n\tif (likely(nr == 1 && !pte_valid_cont(first)))\n\t\treturn "
+	     "__ptep_test_and_clear_young(");
+	edit(fixed, "arch/arm64/mm/contpte.c",
+	     "\tif (pte_cont(__ptep_get(ptep + nr - 1)))\n\t\t*end = ALIGN(*end, CONT_PTE_SIZE);\n\n\tif "
+	     "(pte_cont(__ptep_get(ptep))) {",
+	     "\tpte_t last = __ptep_get(ptep + nr - 1), first = __ptep_get(ptep);\n\n\tif (pte_valid_cont(last))\n"
+	     "\t\t*end = ALIGN(*end, CONT_PTE_SIZE);\n\n\tif (pte_valid_cont(first)) {");
+	const outcome valid = prove(fixed, "young-valid-cont");
+	EXPECT_EQ(valid.status, 0) << valid.show();
+	EXPECT_NE(valid.out.find("step/ptep_test_and_clear_young-cont16        4k    proved"), std::string::npos)
+		<< valid.show();
+}
+
 // The control: the thread's simple strategy rendered in C is refuted by
 // the very obligations that refute its template twin, and each
 // refutation replays on the C build's concrete module.

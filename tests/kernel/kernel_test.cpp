@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <random>
+#include <memory>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "impl/strategy.h"
 #include "kernel/if_convert.h"
+#include "kernel/rmw_loop.h"
+#include "kernel/rmw_run.h"
 #include "kernel/tree.h"
 #include "model/history.h"
 #include "model/observer.h"
@@ -111,6 +114,104 @@ TEST(kernel_if_convert, keeps_every_if_whose_conversion_could_change_what_runs)
 		EXPECT_EQ(c.converted, 0u) << src;
 		EXPECT_EQ(c.text, src);
 	}
+}
+
+// --- the symbolic build's read-modify-write loops ---
+
+const std::string young_loop = "\tpte = __ptep_get(ptep);\n\tdo {\n\t\told_pte = pte;\n\t\tpte = pte_mkold(pte);\n"
+			       "\t\tpte_val(pte) = cmpxchg_relaxed(&pte_val(*ptep),\n\t\t\t\t\t       pte_val(old_pte), "
+			       "pte_val(pte));\n\t} while (pte_val(pte) != pte_val(old_pte));\n\treturn pte_young(pte);\n";
+
+TEST(kernel_rmw_loop, marks_the_cmpxchg_retry_loop_on_the_same_lines)
+{
+	const kernel::rmw_marking m = kernel::mark_rmw_loops(young_loop);
+	EXPECT_EQ(m.marked, 1u);
+	EXPECT_NE(m.text.find("do { ptespec_rmw_begin();\n"), std::string::npos) << m.text;
+	EXPECT_NE(m.text.find("} while (ptespec_rmw_again(pte_val(pte) != pte_val(old_pte)));\n"), std::string::npos)
+		<< m.text;
+	EXPECT_EQ(std::count(m.text.begin(), m.text.end(), '\n'), std::count(young_loop.begin(), young_loop.end(), '\n'));
+	// A guarded update (clear_young_dirty's), the test the other way round.
+	const std::string cydp = "do {\n\told_pte = pte;\n\tif (flags & CYDP_CLEAR_YOUNG)\n\t\tpte = pte_mkold(pte);\n"
+				 "\tif (flags & CYDP_CLEAR_DIRTY) {\n\t\tpte = pte_mkclean(pte);\n\t}\n"
+				 "\tpte_val(pte) = cmpxchg(&pte_val(*ptep), pte_val(old_pte), pte_val(pte));\n"
+				 "} while (pte_val(old_pte) != pte_val(pte));\n";
+	EXPECT_EQ(kernel::mark_rmw_loops(cydp).marked, 1u) << kernel::mark_rmw_loops(cydp).text;
+}
+
+TEST(kernel_rmw_loop, leaves_every_loop_whose_summary_could_change_what_runs)
+{
+	auto with = [](const std::string& from, const std::string& to) {
+		std::string t = young_loop;
+		const std::size_t at = t.find(from);
+		EXPECT_NE(at, std::string::npos) << from;
+		return t.replace(at, from.size(), to);
+	};
+	for (const std::string& src : std::vector<std::string>{
+		     // state carried from one iteration to the next but the value
+		     with("\t\told_pte = pte;\n", "\t\told_pte = pte;\n\t\ttries = tries + 1;\n"),
+		     with("\t\told_pte = pte;\n", "\t\tif (raced)\n\t\t\tyoung = 1;\n\t\traced = 1;\n\t\told_pte = pte;\n"),
+		     with("\t\told_pte = pte;\n", "\t\told_pte = pte;\n\t\tn++;\n"),	// a side effect of its own
+		     with("\t\told_pte = pte;\n", "\t\told_pte = pte;\n\t\tflush_tlb_page(vma, addr);\n"),	// a call as a statement
+		     with("\t\told_pte = pte;\n", "\t\told_pte = pte;\n\t\tif (!pte_young(pte))\n\t\t\treturn 0;\n"),	// an exit
+		     with("pte_val(pte) != pte_val(old_pte)", "pte_val(pte) == 0"),	// not the test of the cmpxchg's answer
+		     with("pte_val(pte) != pte_val(old_pte)", "pte_val(pte) != pte_val(other)"),
+		     with("pte = pte_mkold(pte);", "pte = pte_mkold(xchg(&pte_val(*ptep), 0));"),	// two exchanges
+		     with("cmpxchg_relaxed(", "my_update("),	// no cmpxchg at all
+		     // the answer goes to v, so the next try starts from the stale pte
+		     "\tdo {\n\t\told_pte = pte;\n\t\tpte = pte_mkold(pte);\n\t\tv = cmpxchg(&pte_val(*ptep), "
+		     "pte_val(old_pte), pte_val(pte));\n\t} while (v != pte_val(old_pte));\n",
+		     std::string("#define RETRY(p, o) do { o = p; p = cmpxchg(q, o, p); } while (p != o)\n"),	// inside a macro
+	     }) {
+		const kernel::rmw_marking m = kernel::mark_rmw_loops(src);
+		EXPECT_EQ(m.marked, 0u) << src;
+		EXPECT_EQ(m.text, src);
+	}
+}
+
+// What the host checks of a marked loop at run time (kernel/rmw_run.h).
+TEST(kernel_rmw_loop, the_host_runs_two_iterations_and_refuses_any_other_shape)
+{
+	using as = kernel::rmw_run::cmpxchg_as;
+	{
+		kernel::rmw_run r;	// the loop as marked: read, round again, commit, end
+		r.begin(5);
+		EXPECT_EQ(r.cmpxchg(3, 5, true), as::read_at_linearisation);
+		EXPECT_TRUE(r.forced_again());
+		r.begin(6);
+		EXPECT_EQ(r.cmpxchg(3, 6, true), as::commit);
+		EXPECT_FALSE(r.forced_again());
+		EXPECT_TRUE(r.must_end());
+		r.decided(false);
+		EXPECT_FALSE(r.must_end());
+		r.begin(7);	// the next loop summarised afresh
+		EXPECT_EQ(r.cmpxchg(4, 7, false), as::read_at_linearisation);
+	}
+	{
+		kernel::rmw_run r;	// a read in the first iteration: C's own loop
+		r.begin(0);
+		r.other_primitive();
+		EXPECT_EQ(r.cmpxchg(3, 1, true), as::plain);
+		EXPECT_FALSE(r.forced_again());
+		r.decided(true);
+		r.begin(2);
+		EXPECT_EQ(r.cmpxchg(3, 2, true), as::plain);
+		r.decided(false);
+	}
+	auto second = [] {
+		auto r = std::make_unique<kernel::rmw_run>();
+		r->begin(0);
+		r->cmpxchg(3, 0, true);
+		r->forced_again();
+		r->begin(1);
+		return r;
+	};
+	EXPECT_THROW(second()->other_primitive(), symbolic_limit);	// a primitive on the second iteration
+	EXPECT_THROW(second()->cmpxchg(4, 1, true), symbolic_limit);	// another entry
+	EXPECT_THROW(second()->cmpxchg(3, 1, false), symbolic_limit);	// not the value read
+	EXPECT_THROW(second()->cmpxchg(3, 2, true), symbolic_limit);	// a primitive in between
+	auto r = second();
+	r->cmpxchg(3, 1, true);
+	EXPECT_THROW(r->decided(true), symbolic_limit);	// the test did not end it
 }
 
 // --- primitive for primitive ---

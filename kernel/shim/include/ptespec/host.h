@@ -24,7 +24,7 @@
 
 #include "calls.h"
 
-#define PTESPEC_KERNEL_ABI 5
+#define PTESPEC_KERNEL_ABI 6
 
 /* A pte pointer, an address and a struct page pointer as the tree sees them. */
 #define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
@@ -126,6 +126,12 @@ struct ptespec_host {
 	void (*word_pure)(void *ctx, int enter);
 	/* cond ? a : b on a truth and two words or two truths (an if-converted statement). */
 	uint64_t (*word_ite)(void *ctx, uint64_t cond, uint64_t a, uint64_t b);
+	/*
+	 * A read-modify-write loop the symbolic build marked (kernel/rmw_loop.h):
+	 * step 0 at the top of each iteration (returns 0), step 1 with the
+	 * loop's test, `truth`: whether to go round again.
+	 */
+	int (*word_rmw)(void *ctx, int step, uint64_t truth);
 };
 
 /* One call's view of the table: the host fills it before each call. */

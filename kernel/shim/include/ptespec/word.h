@@ -28,6 +28,7 @@ int ptespec_word_decide(uint64_t truth);
 uint64_t ptespec_word_value(uint64_t word);
 void ptespec_word_pure(int enter);
 uint64_t ptespec_word_ite(uint64_t cond, uint64_t a, uint64_t b);
+int ptespec_word_rmw(int step, uint64_t truth);
 
 template <class T>
 inline constexpr bool ptespec_plain_v = std::is_integral_v<T> || std::is_enum_v<T>;
@@ -283,6 +284,21 @@ static inline T ptespec_select(const C &cond, F then, const T &old)
 			return then();
 		return old;
 	}
+}
+
+/*
+ * A read-modify-write loop (kernel/rmw_loop.h): the top of an iteration, and
+ * the loop's test (a truth, a word or a plain value), answered by the host.
+ */
+static inline void ptespec_rmw_begin()
+{
+	ptespec_word_rmw(0, 0);
+}
+template <class C>
+static inline int ptespec_rmw_again(const C &cond)
+{
+	const ptespec_truth t = cond;
+	return ptespec_word_rmw(1, t.h);
 }
 
 /*
