@@ -63,7 +63,7 @@ struct obligation_family {
 	bool sized = true;
 	// It applies to a strategy that implements every one of these calls
 	// (and, with needs_hint, has a pte_batch_hint of its own).
-	std::vector<call_kind> needs;
+	std::vector<call_kind> needs = {};
 	bool needs_hint = false;
 	// Families with the same non-empty key are stated over the same cases:
 	// wanted together, their cases run once for all of them.
