@@ -85,13 +85,13 @@ bool takes_full(call_kind k)
 	       k == call_kind::clear_full_ptes;
 }
 
-// MADV_FREE's
-// clear_young_dirty_ptes clears both flags; a fault's ptep_set_access_flags
-// is a read fault (0) or a write fault (1).
+// clear_young_dirty_ptes is asked for both flags by MADV_FREE and for young
+// alone by MADV_COLD (madvise_cold_or_pageout_pte_range); a fault's
+// ptep_set_access_flags is a read fault (0) or a write fault (1).
 std::vector<unsigned> flag_sets(call_kind k)
 {
 	if (k == call_kind::clear_young_dirty_ptes)
-		return {CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY};
+		return {CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY, CYDP_CLEAR_YOUNG};
 	if (k == call_kind::ptep_set_access_flags)
 		return {0u, 1u};
 	return {0u};

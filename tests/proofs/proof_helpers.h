@@ -23,6 +23,7 @@
 #include "tests/impl/tlb_controls.h"
 #include "tests/impl/wrprotect_first_run_only.h"
 #include "tests/impl/clean_without_rdonly.h"
+#include "tests/impl/cold_clear_cleans.h"
 #include "tests/impl/young_first_entry_fast_path.h"
 #include "proofs/catalogue.h"
 #include "model/property.h"
@@ -134,6 +135,8 @@ struct set_access_flags_leaving_rdonly
 	: controls::set_access_flags_leaving_rdonly_ops<M, set_access_flags_leaving_rdonly<M>> {};
 template <class M>
 struct clean_without_rdonly : controls::clean_without_rdonly_ops<M, clean_without_rdonly<M>> {};
+template <class M>
+struct cold_clear_cleans : controls::cold_clear_cleans_ops<M, cold_clear_cleans<M>> {};
 
 // Proves obligation `name` for s at 4K (quick); it must be refuted and the
 // refutation confirmed on the concrete machine.  The property the

@@ -287,7 +287,7 @@ TEST(proofs, two_call_sequences_from_the_empty_table_refute_what_the_invariant_l
 		every.push_back(name(p));
 	for (const proof_result& r : prove_named(registry::global().get("mainline"), granule::k4, every, o)) {
 		EXPECT_EQ(r.verdict, proof_verdict::proved) << r.obligation << ": " << r.detail;
-		EXPECT_NE(r.detail.find("441 of 441 sequences"), std::string::npos) << r.detail;
+		EXPECT_NE(r.detail.find("484 of 484 sequences"), std::string::npos) << r.detail;
 		EXPECT_EQ(r.detail.find(" 0 of them ended unreachable"), std::string::npos) << r.detail;
 	}
 	const std::pair<const char*, property> failing[] = {{"simple", property::per_call},
@@ -312,6 +312,17 @@ TEST(proofs, two_call_sequences_from_the_empty_table_refute_what_the_invariant_l
 // the clean itself, the replay reading a cleaned page after it; a sequence
 // that follows the ledger through the clean refutes it too.  Mainline is
 // proved by both.
+// MADV_COLD asks clear_young_dirty_ptes for young alone; a clear that
+// cleans as well loses the write.  Only step/'s young-only case shows it
+// (asked both, as MADV_FREE asks, the control is mainline).
+TEST(proofs, a_young_only_clear_that_also_cleans_is_refuted_on_madv_colds_ask)
+{
+	auto s = make_strategy<cold_clear_cleans>("cold-clear-cleans", "negative control", "test");
+	const std::optional<property> p = refuted_and_confirmed(*s, "step/clear_young_dirty_ptes-cont16", quick_at(0, 16));
+	ASSERT_TRUE(p.has_value());
+	EXPECT_TRUE(*p == property::no_loss || *p == property::per_call) << to_string(*p);
+}
+
 TEST(proofs, a_stale_flag_left_by_a_clean_is_refuted_at_the_clean)
 {
 	auto s = make_strategy<clean_without_rdonly>("clean-without-rdonly", "negative control", "test");
