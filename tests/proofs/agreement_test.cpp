@@ -102,14 +102,16 @@ TEST(proofs, every_sampled_failure_agrees_with_the_one_call_claims)
 			inside += a.v == agreement::verdict::agrees;
 			// Each TLB control's failure begins from a table the
 			// invariant holds, with the TLB holding what it maps.
-			if (x.s != builtin("clear-block") && x.p == property::well_formed)
+			if (x.s != builtin("clear-block") && x.p == property::well_formed) {
 				EXPECT_EQ(a.v, agreement::verdict::agrees) << x.s->info().name << ": " << a.why;
+			}
 			// The clean's failure is a later read's; the clean that
 			// left the stale dirty is the call judged.
 			if (x.p == property::precise) {
 				EXPECT_EQ(a.v, agreement::verdict::agrees) << x.s->info().name << ": " << a.why;
-				if (x.s == clean.get())
+				if (x.s == clean.get()) {
 					EXPECT_NE(a.why.find("refuted at clear_young_dirty_ptes"), std::string::npos) << a.why;
+				}
 			}
 		}
 	EXPECT_GE(failures, 22u);

@@ -68,8 +68,9 @@ TEST(verdict_table, without_hardware_dirty_management_nothing_is_proved_and_cell
 	for (const cell& c : vt.cells) {
 		EXPECT_TRUE(c.sampled_only) << to_string(c.test.prop);
 		EXPECT_EQ(c.proof, "");
-		if (c.test.v != verdict::not_applicable)
+		if (c.test.v != verdict::not_applicable) {
 			EXPECT_NE(c.word.find("(sampled)"), std::string::npos) << c.word;
+		}
 	}
 	// The same on the proofs' hardware proves the named obligation.
 	t.hw = {};
