@@ -97,4 +97,22 @@ inline bool in_macro(std::string_view s, std::size_t at)
 	}
 }
 
+// Whether `word` stands at `at` as a word of its own (no identifier
+// character just before or after it).
+inline bool word_at(std::string_view s, std::size_t at, std::string_view word)
+{
+	return s.substr(at, word.size()) == word && !(at > 0 && ident_char(s[at - 1])) &&
+	       !(at + word.size() < s.size() && ident_char(s[at + word.size()]));
+}
+
+// The assignment operator at `at` -- `|=`, `&=` or `=` (not `==`) -- or
+// empty.
+inline std::string_view assignment_op(std::string_view s, std::size_t at)
+{
+	for (std::string_view op : {"|=", "&=", "="})
+		if (s.substr(at, op.size()) == op && s.substr(at, 2) != "==")
+			return op;
+	return {};
+}
+
 } // namespace ptespec::kernel

@@ -33,11 +33,7 @@ std::optional<assignment> single_assignment(std::string_view s, std::size_t at)
 	if (a.target == "return" || a.target == "break" || a.target == "continue" || a.target == "goto")
 		return std::nullopt;
 	i = skip_space(s, i);
-	for (const char* op : {"|=", "&=", "="})
-		if (s.substr(i, std::string_view(op).size()) == op && s.substr(i, 2) != "==") {
-			a.op = op;
-			break;
-		}
+	a.op = std::string(assignment_op(s, i));
 	if (a.op.empty())
 		return std::nullopt;
 	i += a.op.size();
@@ -66,7 +62,7 @@ if_conversion if_convert(const std::string& source)
 	if_conversion out;
 	std::size_t copied = 0;
 	for (std::size_t at = s.find("if"); at != std::string_view::npos; at = s.find("if", at + 2)) {
-		if ((at > 0 && (ident_char(s[at - 1]) || s[at - 1] == '#')) || (at + 2 < s.size() && ident_char(s[at + 2])))
+		if (!word_at(s, at, "if") || (at > 0 && s[at - 1] == '#'))
 			continue;
 		if (at < copied || in_macro(s, at))
 			continue;

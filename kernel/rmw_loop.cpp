@@ -122,12 +122,7 @@ std::optional<statement> assignment_at(std::string_view s, std::size_t at, std::
 	if (!target)
 		return std::nullopt;
 	i = skip_space(s, i);
-	std::string_view op;
-	for (std::string_view o : {"|=", "&=", "="})
-		if (s.substr(i, o.size()) == o && s.substr(i, 2) != "==") {
-			op = o;
-			break;
-		}
+	const std::string_view op = assignment_op(s, i);
 	if (op.empty())
 		return std::nullopt;
 	i += op.size();
@@ -144,7 +139,7 @@ std::optional<statement> assignment_at(std::string_view s, std::size_t at, std::
 // where C is false, so reads it).
 std::optional<statement> statement_at(std::string_view s, std::size_t at, std::size_t limit)
 {
-	if (s.substr(at, 2) != "if" || (at + 2 < s.size() && ident_char(s[at + 2])))
+	if (!word_at(s, at, "if"))
 		return assignment_at(s, at, limit);
 	const std::size_t open = skip_space(s, at + 2);
 	const std::optional<std::size_t> close = open < limit && s[open] == '(' ? past_parens(s, open) : std::nullopt;
@@ -247,7 +242,7 @@ rmw_marking mark_rmw_loops(const std::string& source)
 	rmw_marking out;
 	std::size_t copied = 0;
 	for (std::size_t at = s.find("do"); at != std::string_view::npos; at = s.find("do", at + 2)) {
-		if ((at > 0 && ident_char(s[at - 1])) || (at + 2 < s.size() && ident_char(s[at + 2])))
+		if (!word_at(s, at, "do"))
 			continue;
 		if (at < copied || in_macro(s, at))
 			continue;
@@ -258,7 +253,7 @@ rmw_marking mark_rmw_loops(const std::string& source)
 		if (!close)
 			continue;
 		const std::size_t w = skip_space(s, *close + 1);
-		if (s.substr(w, 5) != "while" || (w + 5 < s.size() && ident_char(s[w + 5])))
+		if (!word_at(s, w, "while"))
 			continue;
 		const std::size_t paren = skip_space(s, w + 5);
 		const std::optional<std::size_t> past = paren < s.size() && s[paren] == '(' ? past_parens(s, paren)

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <random>
-#include <memory>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -198,20 +197,20 @@ TEST(kernel_rmw_loop, the_host_runs_two_iterations_and_refuses_any_other_shape)
 		r.decided(false);
 	}
 	auto second = [] {
-		auto r = std::make_unique<kernel::rmw_run>();
-		r->begin(0);
-		r->cmpxchg(3, 0, true);
-		r->forced_again();
-		r->begin(1);
+		kernel::rmw_run r;
+		r.begin(0);
+		r.cmpxchg(3, 0, true);
+		r.forced_again();
+		r.begin(1);
 		return r;
 	};
-	EXPECT_THROW(second()->other_primitive(), symbolic_limit);	// a primitive on the second iteration
-	EXPECT_THROW(second()->cmpxchg(4, 1, true), symbolic_limit);	// another entry
-	EXPECT_THROW(second()->cmpxchg(3, 1, false), symbolic_limit);	// not the value read
-	EXPECT_THROW(second()->cmpxchg(3, 2, true), symbolic_limit);	// a primitive in between
-	auto r = second();
-	r->cmpxchg(3, 1, true);
-	EXPECT_THROW(r->decided(true), symbolic_limit);	// the test did not end it
+	EXPECT_THROW(second().other_primitive(), symbolic_limit);	// a primitive on the second iteration
+	EXPECT_THROW(second().cmpxchg(4, 1, true), symbolic_limit);	// another entry
+	EXPECT_THROW(second().cmpxchg(3, 1, false), symbolic_limit);	// not the value read
+	EXPECT_THROW(second().cmpxchg(3, 2, true), symbolic_limit);	// a primitive in between
+	kernel::rmw_run r = second();
+	r.cmpxchg(3, 1, true);
+	EXPECT_THROW(r.decided(true), symbolic_limit);	// the test did not end it
 }
 
 // --- primitive for primitive ---
