@@ -47,6 +47,7 @@ struct check_cli {
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
 	bool mprotect = false;
+	bool swarm = false;
 	bool json = false;
 	std::string report;	// --report DIR: also write the report of this table there
 };
@@ -84,6 +85,7 @@ std::optional<report_cli> report_of(const check_cli& c, const std::vector<granul
 	r.hw = c.hw;
 	r.caller = c.caller;
 	r.mprotect = c.mprotect;
+	r.swarm = c.swarm;
 	r.proof_granule = to_string(grans[0]);
 	r.jobs = c.proof.jobs;
 	if (!c.sel.all)
@@ -97,7 +99,8 @@ void print_header(const check_cli& c, const std::vector<strategy*>& strategies, 
 		  const proofs::prove_options& o, const mm::caller& via)
 {
 	const bool other_caller = &via != &mm::core_mm();
-	const std::string with = c.mprotect ? ", with mprotect" : "";
+	const std::string with =
+		std::string(c.mprotect ? ", with mprotect" : "") + (c.swarm ? ", swarm testing" : "");
 	if (other_caller)
 		fmt::print("seed {}{}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed, with,
 			   via.info().name, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
@@ -170,6 +173,8 @@ void print_json(const check_cli& c, const verdict_table& vt)
 			     {"helper_laws_unknown", vt.laws_unknown}}}};
 	if (c.mprotect)
 		out["mprotect"] = true;
+	if (c.swarm)
+		out["swarm"] = true;
 	fmt::print("{}\n", out.dump(2));
 }
 
@@ -276,7 +281,7 @@ int run_check(const check_cli& c)
 	if (!c.json)
 		print_header(c, strategies, grans, o, via);
 	progress_line where("check");
-	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect},
+	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect, c.swarm},
 						  [&where](const std::string& what) { where.update(what); });
 	where.clear();
 	if (c.json) {
@@ -317,6 +322,7 @@ action define_check(CLI::App& sub)
 	add_hardware(sub, c->hw);
 	add_caller(sub, c->caller);
 	add_mprotect(sub, c->mprotect);
+	add_swarm(sub, c->swarm);
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	add_once(
 		sub, "--report",

@@ -71,7 +71,10 @@ std::string caller_flag(const report_cli& c)
 	return c.caller.empty() || c.caller == "core-mm" ? "" : " --caller " + c.caller;
 }
 
-std::string mprotect_flag(const report_cli& c) { return c.mprotect ? " --mprotect" : ""; }
+std::string mprotect_flag(const report_cli& c)
+{
+	return std::string(c.mprotect ? " --mprotect" : "") + (c.swarm ? " --swarm" : "");
+}
 
 // The verdict table `ptespec check --all` prints for the same seed and
 // cases (computed by the same function), then one row per strategy and
@@ -261,12 +264,12 @@ int run_report(const report_cli& c)
 	const std::string gnuplot = report_prerequisites(c);
 	const mm::caller& via = caller_of(c.caller);
 	fmt::print("seed {}{}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
-		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name, c.mprotect ? ", with mprotect" : "",
+		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name, std::string(c.mprotect ? ", with mprotect" : "") + (c.swarm ? ", swarm testing" : ""),
 		   cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	progress_line where("report");
 	const verdict_table vt = compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)},
-						  {report_proofs(c.jobs), c.cases, c.seed, c.hw, &via, c.mprotect},
+						  {report_proofs(c.jobs), c.cases, c.seed, c.hw, &via, c.mprotect, c.swarm},
 						  [&where](const std::string& what) { where.update(what); });
 	where.clear();
 	write_report(c, vt, gnuplot);
@@ -365,6 +368,7 @@ action define_report(CLI::App& sub)
 	add_hardware(sub, c->hw);
 	add_caller(sub, c->caller);
 	add_mprotect(sub, c->mprotect);
+	add_swarm(sub, c->swarm);
 	return [c] { return run_report(*c); };
 }
 

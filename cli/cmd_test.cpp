@@ -47,6 +47,7 @@ struct test_options {
 	std::string caller;	// empty: core-mm
 	bool adversarial = false;
 	bool mprotect = false;
+	bool swarm = false;
 	bool json = false;
 	bool verbose = false;
 	bool coverage = false;
@@ -215,6 +216,8 @@ void print_json(const test_options& t, const mm::caller& via, std::uint64_t seed
 	out["adversarial"] = t.adversarial;
 	if (t.mprotect)
 		out["mprotect"] = true;
+	if (t.swarm)
+		out["swarm"] = true;
 	out["hardware"] = to_string(t.hw);
 	if (&via != &mm::core_mm())
 		out["caller"] = via.info().name;
@@ -347,6 +350,7 @@ int run_test(const test_options& t)
 	every.adversarial = t.adversarial;
 	every.caller = &via;
 	every.mprotect = t.mprotect;
+	every.swarm = t.swarm;
 	test_run run;
 	plan_cells(t, strategies, props, every, run);
 	run_cells(t, run);
@@ -402,6 +406,7 @@ action define_test(CLI::App& sub)
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");
 	add_mprotect(sub, t->mprotect);
+	add_swarm(sub, t->swarm);
 	add_jobs(sub, t->jobs, "cells (strategy, property, granule)");
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");

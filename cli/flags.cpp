@@ -161,16 +161,24 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw)
 CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect)
 {
 	return sub.add_flag("--mprotect", mprotect,
-			    "add the mprotect caller (change_pte_range: modify_prot_start_ptes and "
-			    "modify_prot_commit_ptes per folio batch, to read-only, read-write or PROT_NONE) to the "
-			    "commands");
+			    "add the callers that change protections to the commands: mprotect (change_pte_range: "
+			    "modify_prot_start_ptes and modify_prot_commit_ptes per folio batch, to read-only, read-write "
+			    "or PROT_NONE) and NUMA balancing (change_prot_numa, and the hinting fault's one-entry "
+			    "restores)");
+}
+
+CLI::Option* add_swarm(CLI::App& sub, bool& swarm)
+{
+	return sub.add_flag("--swarm", swarm,
+			    "swarm testing: in half the cases each caller action is left out, kept or made three times as "
+			    "likely, so some lives run long without exit or munmap");
 }
 
 std::string not_run_line(bool mprotect, const hardware_options& hw)
 {
 	std::vector<std::string> missing;
 	if (!mprotect)
-		missing.push_back("the mprotect caller (--mprotect)");
+		missing.push_back("the mprotect and NUMA-hinting callers (--mprotect)");
 	if (!hw.bbml2_noabort)
 		missing.push_back("BBML2 hardware (--hardware bbml2)");
 	if (!hw.one_cpu)

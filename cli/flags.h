@@ -58,15 +58,19 @@ hardware_options parse_hardware(std::string_view flag, std::string_view text);
 // Declares --hardware on a command that runs strategies.
 CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 
-// Declares --mprotect on a command that samples the callers: the mprotect
-// caller joins the commands.
+// Declares --mprotect on a command that samples the callers: the callers
+// that change protections (mprotect, NUMA balancing) join the commands.
 CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect);
 
 // What the sampled cases of a run did not exercise because an option was not
-// given -- "not run: the mprotect caller (--mprotect), BBML2 hardware
+// given -- "not run: the mprotect and NUMA-hinting callers (--mprotect), BBML2 hardware
 // (--hardware bbml2), ..." -- or "" when every option ran.  A `holds`
 // speaks only for what ran.
 std::string not_run_line(bool mprotect, const hardware_options& hw);
+
+// Declares --swarm on a command that samples the callers: swarm testing,
+// each case drawing which caller actions it makes and how often.
+CLI::Option* add_swarm(CLI::App& sub, bool& swarm);
 
 // Declares --jobs N, 1 to 64: how many child processes run `what` at once
 // (0, when it is not given, means one per core).  More would not fit one

@@ -23,6 +23,7 @@ struct report_cli {
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
 	bool mprotect = false;
+	bool swarm = false;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
 	unsigned jobs = 0;	// 0: one per core

@@ -1,5 +1,6 @@
-// The strategies ptespec ships: mainline and the six designs of the seed
-// linux-mm thread that proposed contpte batching.  Names are stable:
+// The strategies ptespec ships: mainline, the six designs of the seed
+// linux-mm thread that proposed contpte batching, and mainline with the
+// fix of a finding.  Names are stable:
 // --strategy takes them.
 #include "impl/adapter.h"
 #include "impl/mainline.h"
@@ -9,6 +10,7 @@
 #include "impl/variants/robust.h"
 #include "impl/variants/simple.h"
 #include "impl/variants/unfold.h"
+#include "impl/variants/valid_cont_young.h"
 
 namespace ptespec {
 
@@ -26,5 +28,8 @@ PTESPEC_STRATEGY(variants::early_return, "early-return",
 		 "robust, but a cleared entry with neither flag is returned as it is");
 PTESPEC_STRATEGY(variants::clear_block, "clear-block",
 		 "ptep_get_and_clear_full on a CONT entry clears the whole run, whatever full is");
+PTESPEC_STRATEGY(variants::valid_cont_young, "valid-cont-young",
+		 "mainline, its young and dirty clears widened to a run only from a valid CONT entry (the fix of the "
+		 "PROT_NONE young widening)");
 
 } // namespace ptespec

@@ -164,15 +164,17 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 	}
 }
 
-void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
-		      std::size_t batch_limit, const caller& via)
+namespace {
+
+void change_ptes(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
+		 std::size_t batch_limit, const caller& via, bool prot_numa)
 {
 	bool changed = false;
 	for (std::size_t i = first; i < last;) {
 		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			break;
-		if (!pte_present(*v)) {
+		if (!pte_present(*v) || (prot_numa && pte_present_invalid(*v))) {
 			i++;
 			continue;
 		}
@@ -192,6 +194,106 @@ void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::s
 	// changed entry is flushed, after the table lock is dropped.
 	if (changed)
 		s.flush_range(first, last - first);
+}
+
+// arm64's PAGE_NONE: not valid, PRESENT_INVALID, no user access.
+constexpr std::uint64_t page_none = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
+
+} // namespace
+
+void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
+		      std::size_t batch_limit, const caller& via)
+{
+	change_ptes(s, mem, first, last, newprot, batch_limit, via, false);
+}
+
+void change_prot_numa(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::size_t batch_limit,
+		      const caller& via)
+{
+	change_ptes(s, mem, first, last, page_none, batch_limit, via, true);
+}
+
+void do_numa_page(call_sink& s, const memory& mem, std::size_t page, std::size_t first, std::size_t last,
+		  std::uint64_t prot)
+{
+	const std::optional<std::uint64_t> fault = read_pte(s, page);
+	if (!fault || !pte_present_invalid(*fault))
+		return;
+	const folio_extent folio = folio_holding(mem, *fault);
+	for (std::size_t i = first; i < last; i++) {
+		const std::optional<std::uint64_t> v = read_pte(s, i);
+		if (!v)
+			return;
+		if (!pte_present_invalid(*v) || folio_holding(mem, *v).first_pfn != folio.first_pfn)
+			continue;
+		const std::optional<call_result> old = s.run({call_kind::modify_prot_start_ptes, i, 1, false, 0, 0});
+		if (!old || !old->pte)
+			return;
+		if (!s.run({call_kind::modify_prot_commit_ptes, i, 1, false, pte_mkyoung(pte_modify(*old->pte, prot)), 0}))
+			return;
+	}
+}
+
+std::uint64_t guard_marker() { return mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_GUARD); }
+
+void guard_install(call_sink& s, const memory& mem, std::size_t first, std::size_t last)
+{
+	auto install = [&](std::size_t i) { return s.run({call_kind::set_ptes, i, 1, false, guard_marker(), 0}); };
+	// The walk installs a marker in each none entry until it meets a
+	// populated one (anything but none or a guard marker).
+	std::size_t i = first;
+	for (; i < last; i++) {
+		const std::optional<std::uint64_t> v = read_pte(s, i);
+		if (!v)
+			return;
+		if (pte_none(*v)) {
+			if (!install(i))
+				return;
+		} else if (*v != guard_marker()) {
+			break;
+		}
+	}
+	if (i == last)
+		return;
+	// Then the range is zapped, guard markers left in place (here: the
+	// zap runs over each stretch without one, from the populated entry
+	// on; everything before it is a marker now), and walked again.
+	std::vector<bool> guarded;
+	for (std::size_t k = i; k < last; k++) {
+		const std::optional<std::uint64_t> v = read_pte(s, k);
+		if (!v)
+			return;
+		guarded.push_back(*v == guard_marker());
+	}
+	for (std::size_t k = i; k < last;) {
+		if (guarded[k - i]) {
+			k++;
+			continue;
+		}
+		std::size_t end = k + 1;
+		while (end < last && !guarded[end - i])
+			end++;
+		zap_pte_range(s, mem, k, end, zap_options{});
+		k = end;
+	}
+	for (std::size_t k = i; k < last; k++) {
+		const std::optional<std::uint64_t> v = read_pte(s, k);
+		if (!v)
+			return;
+		if (pte_none(*v) && !install(k))
+			return;
+	}
+}
+
+void guard_remove(call_sink& s, std::size_t first, std::size_t last)
+{
+	for (std::size_t i = first; i < last; i++) {
+		const std::optional<std::uint64_t> v = read_pte(s, i);
+		if (!v)
+			return;
+		if (*v == guard_marker() && !s.run({call_kind::clear_non_present_ptes, i, 1, false, 0, 0}))
+			return;
+	}
 }
 
 void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)

@@ -135,6 +135,39 @@ void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, st
 void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
 		      std::size_t batch_limit = 0, const caller& via = core_mm());
 
+// change_prot_numa: NUMA balancing's scan (task_numa_work) makes the
+// present entries of [first, last) PROT_NONE, so that the next access
+// faults and tells it where the page is used: change_pte_range with
+// MM_CP_PROT_NUMA, which passes over entries already PROT_NONE.
+void change_prot_numa(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+		      std::size_t batch_limit = 0, const caller& via = core_mm());
+
+// do_numa_page when the folio stays where it is: the hinting fault on
+// `page` (PROT_NONE in an accessible VMA) gives back the folio's mapping --
+// every entry of [first, last) (the folio's pages inside the VMA) that is
+// PROT_NONE and maps the folio (numa_rebuild_large_mapping; the one entry
+// for a small folio) is read, taken out with modify_prot_start_ptes of one
+// entry, given `prot` (the VMA's vm_page_prot) with pte_modify, made young,
+// and written back with modify_prot_commit_ptes of one entry.  Nothing
+// happens when `page` is not PROT_NONE.
+void do_numa_page(call_sink& s, const memory& mem, std::size_t page, std::size_t first, std::size_t last,
+		  std::uint64_t prot);
+
+// MADV_GUARD_INSTALL over [first, last): the page walk puts a guard
+// marker in each entry that reads none (its install_pte, then set_pte_at:
+// here set_ptes of one entry) until it meets one that is anything but none
+// or a guard marker; then the range is zapped (zap_vma_range, which leaves
+// guard markers in place: here zap_pte_range over each stretch without
+// one) and walked again.
+void guard_install(call_sink& s, const memory& mem, std::size_t first, std::size_t last);
+
+// MADV_GUARD_REMOVE over [first, last): each guard marker is cleared with
+// pte_clear, which core-mm's clear_non_present_ptes of one entry is.
+void guard_remove(call_sink& s, std::size_t first, std::size_t last);
+
+// The guard marker value (a PTE marker of type 31 marking a guard page).
+std::uint64_t guard_marker();
+
 // A fault on a mapped page (handle_pte_fault): ptep_get, then
 // ptep_set_access_flags with the entry made young, and dirty for a write
 // through a writable entry.  A write through a read-only entry of a

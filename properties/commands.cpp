@@ -52,6 +52,9 @@ struct fault_command : command {
 		// callers.
 		for (std::size_t p = first; p < first + nr; p++)
 			RC_PRE(m.pages[p] != page_state::present);
+		// A fault on a guard page is a SIGSEGV, never a mapping.
+		for (std::size_t p = first; p < first + nr; p++)
+			RC_PRE(!m.guard[p]);
 	}
 	void apply(world_model& m) const override
 	{
@@ -365,8 +368,11 @@ struct mprotect_cmd final : command {
 	}
 	void apply(world_model& m) const override
 	{
-		for (std::size_t p = first; p < last; p++)
+		for (std::size_t p = first; p < last; p++) {
 			m.writable[p] = m.vma_writable[p] = prot == to::read_write;
+			m.vma_none[p] = prot == to::none;
+			m.numa_hinted[p] = 0;
+		}
 	}
 	void act(const world_model&, harness& h) const override
 	{
@@ -391,7 +397,13 @@ struct access_fault_cmd final : command {
 		write = *rc::gen::arbitrary<bool>();
 		hw = *gen::hw_plan(*m.layout, 2, page, page + 1);
 	}
-	void checkPreconditions(const world_model& m) const override { RC_PRE(m.pages[page] == page_state::present); }
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(m.pages[page] == page_state::present);
+		// An access to a page NUMA balancing made PROT_NONE is a hinting
+		// fault (numa_fault_cmd).
+		RC_PRE(!m.numa_hinted[page]);
+	}
 	// A write fault in a writable VMA leaves the page writable (reused in
 	// place if it was not).
 	void apply(world_model& m) const override
@@ -434,6 +446,128 @@ struct swap_out_cmd final : command {
 	std::string what() const override { return fmt::format("swap-out: #{} <- {:#018x}", page, value); }
 };
 
+// NUMA balancing's scan (task_numa_work -> change_prot_numa): mostly
+// every page the process maps, as the scan covers whole VMAs, else a range
+// of them.  The entries become PROT_NONE, a folio batch at a time, through
+// modify_prot_start_ptes / modify_prot_commit_ptes -- where a batch covers
+// an aligned run of one folio, committed with CONT.  A VMA mprotect made
+// PROT_NONE is not scanned.
+struct numa_scan_cmd final : command {
+	std::size_t first = 0, last = 0;
+	explicit numa_scan_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		if (*rc::gen::weightedOneOf<bool>({{2, rc::gen::just(true)}, {1, rc::gen::just(false)}}))
+			std::tie(first, last) = std::make_pair(std::size_t{0}, w.nr_entries);
+		else
+			std::tie(first, last) = *gen::edge_range(w);
+		hw = *gen::hw_plan(w, 3 * (last - first) + 1, first, last);
+		pick_cut(m);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		for (std::size_t p = first; p < last; p++)
+			RC_PRE(!m.vma_none[p]);
+	}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = first; p < last; p++)
+			if (m.pages[p] == page_state::present) {
+				m.numa_hinted[p] = 1;
+				m.writable[p] = 0;
+			}
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		h.numa_scan(first, last);
+	}
+	std::string what() const override
+	{
+		return fmt::format("NUMA scan: change_prot_numa #{}..#{}{}", first, last - 1,
+				   cut ? fmt::format(" (batches cut at {})", cut) : "");
+	}
+};
+
+// The hinting fault on a page the scan made PROT_NONE (do_numa_page), the
+// folio left where it is: its folio's PROT_NONE entries are given back the
+// VMA's protection, read-only and young, one entry at a time.
+struct numa_fault_cmd final : command {
+	std::size_t page = 0;
+	explicit numa_fault_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		page = *gen::edge_page(w);
+		const std::size_t f = w.folio_of_page(page);
+		hw = *gen::hw_plan(w, 2 * w.folios[f].nr_pages + 1, w.folio_first_page(f),
+				   std::min(w.folio_first_page(f) + w.folios[f].nr_pages, w.nr_entries));
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(m.pages[page] == page_state::present && m.numa_hinted[page]);
+	}
+	void apply(world_model& m) const override
+	{
+		const world_layout& w = *m.layout;
+		const std::size_t f = w.folio_of_page(page), first = w.folio_first_page(f);
+		for (std::size_t p = first; p < std::min(first + w.folios[f].nr_pages, w.nr_entries); p++)
+			if (m.numa_hinted[p]) {
+				m.numa_hinted[p] = 0;
+				m.writable[p] = 0;
+			}
+	}
+	void act(const world_model&, harness& h) const override { h.numa_fault(page); }
+	std::string what() const override
+	{
+		return fmt::format("NUMA hinting fault on #{}: do_numa_page restores its folio", page);
+	}
+};
+
+// MADV_GUARD_INSTALL over a page or a few: the range is zapped if anything
+// is mapped or swapped there, then each entry gets a guard marker.
+struct guard_install_cmd final : command {
+	std::size_t first = 0, last = 0;
+	explicit guard_install_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		first = *gen::edge_page(w);
+		last = std::min(first + *rc::gen::weightedOneOf<std::size_t>({{3, rc::gen::just(std::size_t{1})},
+									      {1, gen::uniform<std::size_t>(2, 5)}}),
+				w.nr_entries);
+		hw = *gen::hw_plan(w, 3 * (last - first) + 2, first, last);
+	}
+	void apply(world_model& m) const override
+	{
+		m.set(first, last, page_state::swap);
+		for (std::size_t p = first; p < last; p++)
+			m.guard[p] = 1;
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		h.guard_install(first, last);
+	}
+	std::string what() const override { return fmt::format("MADV_GUARD_INSTALL #{}..#{}", first, last - 1); }
+};
+
+// MADV_GUARD_REMOVE: the guard markers of a range are cleared.
+struct guard_remove_cmd final : command {
+	std::size_t first = 0, last = 0;
+	explicit guard_remove_cmd(const world_model& m)
+	{
+		std::tie(first, last) = *gen::edge_range(*m.layout);
+		hw = *gen::hw_plan(*m.layout, last - first + 1, first, last);
+	}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = first; p < last; p++)
+			if (m.guard[p])
+				m.set(p, p + 1, page_state::none);
+	}
+	void act(const world_model&, harness& h) const override { h.guard_remove(first, last); }
+	std::string what() const override { return fmt::format("MADV_GUARD_REMOVE #{}..#{}", first, last - 1); }
+};
+
 struct lockless_cmd final : command {
 	std::size_t page = 0, other = 0, at_gap = 0;
 	int writer = 0;	// 0 none, 1 ptep_get_and_clear(other), 2 wrprotect_ptes(other, 1)
@@ -458,7 +592,7 @@ struct lockless_cmd final : command {
 	void apply(world_model& m) const override
 	{
 		if (writer == 1)
-			m.pages[other] = page_state::none;
+			m.set(other, other + 1, page_state::none);
 		if (writer == 2)
 			m.writable[other] = false;
 	}
@@ -549,20 +683,33 @@ void begin_case() { g_executed.clear(); }
 
 rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 {
+	// Each action's weight, scaled by the case's swarm (world_model::swarm,
+	// in this order); the map keeps at least its own weight, so every case
+	// maps something.  The actions that make PROT_NONE entries and guard
+	// markers join with `mprotect`; without it the draws are the same as
+	// before they existed (a weight of 0 is never drawn and shifts nothing).
+	const unsigned mp = m.mprotect ? 1u : 0u, fa = m.fault_around ? 1u : 0u;
+	const unsigned weight[] = {6, 3, 2 * fa, 3, 4, 2, 2, 2, 2, 2 * mp, 2, 2, 1, 2 * mp, 2 * mp, 2 * mp, 1 * mp};
+	static_assert(std::size(weight) <= max_caller_actions);
+	auto w = [&](std::size_t i) { return i == 0 ? std::max(1u, weight[0] * m.swarm[0]) : weight[i] * m.swarm[i]; };
 	return rc::gen::weightedOneOf<std::shared_ptr<const command_base>>({
-		{6, make<map_folio>(m)},
-		{3, make<fault_pages>(m)},
-		{m.fault_around ? 2u : 0u, make<fault_around_cmd>(m)},
-		{3, make<zap_range>(m, true)},
-		{4, make<zap_range>(m, false)},
-		{2, make<fork_cmd>(m)},
-		{2, make<madv_free_cmd>(m)},
-		{2, make<reclaim_cmd>(m)},
-		{2, make<access_fault_cmd>(m)},
-		{m.mprotect ? 2u : 0u, make<mprotect_cmd>(m)},
-		{2, make<swap_out_cmd>(m)},
-		{2, make<lockless_cmd>(m)},
-		{1, make<idle_cmd>(m)},
+		{w(0), make<map_folio>(m)},
+		{w(1), make<fault_pages>(m)},
+		{w(2), make<fault_around_cmd>(m)},
+		{w(3), make<zap_range>(m, true)},
+		{w(4), make<zap_range>(m, false)},
+		{w(5), make<fork_cmd>(m)},
+		{w(6), make<madv_free_cmd>(m)},
+		{w(7), make<reclaim_cmd>(m)},
+		{w(8), make<access_fault_cmd>(m)},
+		{w(9), make<mprotect_cmd>(m)},
+		{w(10), make<swap_out_cmd>(m)},
+		{w(11), make<lockless_cmd>(m)},
+		{w(12), make<idle_cmd>(m)},
+		{w(13), make<numa_scan_cmd>(m)},
+		{w(14), make<numa_fault_cmd>(m)},
+		{w(15), make<guard_install_cmd>(m)},
+		{w(16), make<guard_remove_cmd>(m)},
 	});
 }
 

@@ -69,6 +69,23 @@ rc::Gen<std::size_t> pfn_shift(const geometry& geo)
 	});
 }
 
+rc::Gen<std::array<std::uint8_t, max_caller_actions>> swarm()
+{
+	using scales = std::array<std::uint8_t, max_caller_actions>;
+	// Indexes, so a case shrinks towards no swarm: 0 keeps an action as it
+	// is, 1 leaves it out, 2 triples it.
+	return rc::gen::apply(
+		[](int on, std::vector<int> pick) {
+			scales s;
+			s.fill(1);
+			if (on == 1)
+				for (std::size_t i = 0; i < s.size(); i++)
+					s[i] = pick[i] == 0 ? 1 : pick[i] == 1 ? 0 : 3;
+			return s;
+		},
+		gen::uniform<int>(0, 2), rc::gen::container<std::vector<int>>(max_caller_actions, gen::uniform<int>(0, 3)));
+}
+
 rc::Gen<std::uint64_t> user_prot(bool vary_attributes)
 {
 	// Besides the flags and write permission, one attribute a fold must

@@ -4,6 +4,7 @@
 // the calls and gaps of the command they ride on.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -36,6 +37,12 @@ rc::Gen<std::size_t> folio(const world_layout& w);
 // pfn_shift): 0 in two cases of three; otherwise half a run, or one pfn
 // either side of alignment.  Shrinks towards 0.
 rc::Gen<std::size_t> pfn_shift(const geometry& geo);
+// Swarm testing (Groce et al., ISSTA 2012): half the cases keep every
+// caller action at its weight (all 1); in the other half each action is
+// left out, kept, or made three times as likely, a third of the time
+// each, so some cases run long lives of a few actions (no exit, no
+// munmap).  Shrinks towards all 1.
+rc::Gen<std::array<std::uint8_t, max_caller_actions>> swarm();
 // A user mapping's prot bits: valid page, young mostly, dirty sometimes,
 // writable or not.
 // `vary_attributes` false keeps every attribute but the flags and write

@@ -308,6 +308,32 @@ void harness::access_fault(std::size_t page, bool write, bool reuse) { mm::acces
 
 void harness::swap_out(std::size_t page, std::uint64_t swp) { mm::swap_out(*this, page, swp); }
 
+void harness::numa_scan(std::size_t first, std::size_t last)
+{
+	walk(first, last, [&] { mm::change_prot_numa(*this, memory(), first, last, batch_limit_, *caller_); });
+}
+
+void harness::numa_fault(std::size_t page)
+{
+	// The folio's pages in the table: one VMA holds the whole world.
+	const std::size_t f = w_.folio_of_page(page);
+	const std::size_t first = w_.folio_first_page(f);
+	const std::size_t last = std::min(first + w_.folios[f].nr_pages, w_.nr_entries);
+	constexpr std::uint64_t vm_page_prot =
+		PTE_VALID | PTE_TYPE | PTE_USER | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY;
+	walk(first, last, [&] { mm::do_numa_page(*this, memory(), page, first, last, vm_page_prot); });
+}
+
+void harness::guard_install(std::size_t first, std::size_t last)
+{
+	walk(first, last, [&] { mm::guard_install(*this, memory(), first, last); });
+}
+
+void harness::guard_remove(std::size_t first, std::size_t last)
+{
+	walk(first, last, [&] { mm::guard_remove(*this, first, last); });
+}
+
 void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap, std::size_t stride)
 {
 	hw_.interleave(std::move(writer), at_gap, stride);

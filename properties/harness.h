@@ -233,6 +233,14 @@ public:
 	// change_pte_range over [first, last) to the protection `newprot`.
 	void mprotect(std::size_t first, std::size_t last, std::uint64_t newprot);
 	void swap_out(std::size_t page, std::uint64_t swp);
+	// NUMA balancing: the scan's change_prot_numa over [first, last), and
+	// the hinting fault on `page` that gives its folio's pages back their
+	// VMA's protection (read-only, made young).
+	void numa_scan(std::size_t first, std::size_t last);
+	void numa_fault(std::size_t page);
+	// MADV_GUARD_INSTALL / MADV_GUARD_REMOVE over [first, last).
+	void guard_install(std::size_t first, std::size_t last);
+	void guard_remove(std::size_t first, std::size_t last);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
 	// starting at the reader's gap `at_gap` and making `stride` primitives
 	// at each later gap of the reader (0: all of them at `at_gap`), so the

@@ -192,7 +192,13 @@ rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, 
 		h.set_caller_rules(o.caller_rules);
 		h.mach().set_coverage(o.coverage);
 		h.set_word_coverage(o.words);
-		rc::state::check(first_model(w, o), h, [](const world_model& m) { return any_command(m); });
+		world_model start = first_model(w, o);
+		if (o.swarm) {
+			start.swarm = *gen::swarm();
+			RC_CLASSIFY(std::any_of(start.swarm.begin(), start.swarm.end(), [](auto k) { return k != 1; }),
+				    "swarm: some caller actions left out or tripled");
+		}
+		rc::state::check(start, h, [](const world_model& m) { return any_command(m); });
 		run.calls += h.calls();
 		run.exercised += h.judge().exercised(p);
 	};
@@ -281,7 +287,8 @@ sampled_counterexample replay_failure(strategy& s, property p, const run_options
 	ce.reproduce = fmt::format("ptespec{}{} test --strategy {} --property {} --granule {}{}{} --seed {} --cases {}{}{}",
 				   loading_flag(s.info()), load_caller, s.info().name, to_string(p), to_string(o.gran),
 				   hardware_flag(o.hw), other_caller ? " --caller " + o.caller->info().name : "",
-				   o.seed, o.cases, o.adversarial ? " --adversarial" : "", o.mprotect ? " --mprotect" : "");
+				   o.seed, o.cases, o.adversarial ? " --adversarial" : "",
+				   std::string(o.mprotect ? " --mprotect" : "") + (o.swarm ? " --swarm" : ""));
 	return ce;
 }
 

@@ -47,10 +47,16 @@ struct run_options {
 	bool batch_young = true;	// off: reclaim makes the one-entry young calls only (control tests)
 	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
 	bool caller_rules = true;	// off: no caller rule is checked (control tests: what the rules protect)
-	// The mprotect caller (change_pte_range, to read-only, read-write or
-	// PROT_NONE) among the commands: off by default until mainline holds
-	// under it (`ptespec test --mprotect`).
+	// The callers that change protections among the commands: mprotect
+	// (change_pte_range, to read-only, read-write or PROT_NONE) and NUMA
+	// balancing (change_prot_numa and the hinting fault); off by default
+	// until the defaults table is measured with them (`--mprotect`).
 	bool mprotect = false;
+	// Swarm testing: each case draws which caller actions it makes and how
+	// often (gen::swarm); off, every case makes every action at its weight.
+	// Off by default until the defaults table is measured with it
+	// (`--swarm`).
+	bool swarm = false;
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
 };

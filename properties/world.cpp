@@ -70,14 +70,20 @@ world_model world_model::empty(const world_layout& w, bool adversarial)
 	m.pages.assign(w.nr_entries, page_state::none);
 	m.writable.assign(w.nr_entries, 0);
 	m.vma_writable.assign(w.nr_entries, 0);
+	m.vma_none.assign(w.nr_entries, 0);
+	m.numa_hinted.assign(w.nr_entries, 0);
+	m.guard.assign(w.nr_entries, 0);
+	m.swarm.fill(1);
 	m.adversarial = adversarial;
 	return m;
 }
 
 void world_model::set(std::size_t first, std::size_t last, page_state s)
 {
-	for (std::size_t p = first; p < last && p < pages.size(); p++)
+	for (std::size_t p = first; p < last && p < pages.size(); p++) {
 		pages[p] = s;
+		numa_hinted[p] = guard[p] = 0;
+	}
 }
 
 bool world_model::all(std::size_t first, std::size_t last, page_state s) const

@@ -34,6 +34,8 @@ namespace ptespec {
 
 // A world holds this many runs (the drawing above).
 inline constexpr std::size_t runs_per_world = 3;
+// At most this many kinds of caller action (properties/commands.cpp).
+inline constexpr std::size_t max_caller_actions = 20;
 
 struct world_layout {
 	geometry geo;
@@ -92,6 +94,14 @@ struct world_model {
 	// Per page: mapped by a writable fault, so its VMA allows writing even
 	// after fork took write permission away.
 	per_page<std::uint8_t> vma_writable;
+	// Per page: its VMA was made PROT_NONE by mprotect (NUMA balancing does
+	// not scan it, an access to it is no hinting fault).
+	per_page<std::uint8_t> vma_none;
+	// Per page: made PROT_NONE by NUMA balancing's scan, so the next access
+	// is a hinting fault.
+	per_page<std::uint8_t> numa_hinted;
+	// Per page: holds a guard marker (MADV_GUARD_INSTALL).
+	per_page<std::uint8_t> guard;
 	// Callers that keep only the rules the arch code may rely on (see
 	// adversarial_rules in properties/commands.h).
 	bool adversarial = false;
@@ -100,7 +110,11 @@ struct world_model {
 	bool interleave_lockless = true;	// a racing writer may run primitive by primitive
 	bool fault_around = true;	// read faults map every none entry of a run, folio by folio
 	bool batch_young = true;	// reclaim clears young a folio batch per call, not an entry
-	bool mprotect = false;	// mprotect changes protections (modify_prot_start_ptes / commit)
+	bool mprotect = false;	// mprotect and NUMA balancing change protections (modify_prot_start_ptes / commit)
+	// Swarm testing: this case's scale of each caller action's weight (0
+	// leaves it out of the case, 1 as drawn, 3 more often), indexed as
+	// any_command lists the actions; every one 1 when the case is no swarm.
+	std::array<std::uint8_t, max_caller_actions> swarm{};
 
 	std::size_t count(page_state s) const;
 	static world_model empty(const world_layout& w, bool adversarial);

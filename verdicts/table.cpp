@@ -84,6 +84,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 	every.seed = t.seed;
 	every.caller = &via;
 	every.mprotect = t.mprotect;
+	every.swarm = t.swarm;
 	std::vector<sampled_job> jobs;
 	for (granule g : grans)
 		for (strategy* s : strategies)

@@ -62,6 +62,7 @@ struct table_options {
 	hardware_options hw;
 	const mm::caller* via = nullptr;	// nullptr: core-mm
 	bool mprotect = false;	// the mprotect caller among the sampled commands
+	bool swarm = false;	// swarm testing (run_options::swarm)
 };
 
 // Proves, then samples, every cell.  `progress` (may be empty) hears a short

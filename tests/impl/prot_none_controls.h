@@ -1,12 +1,14 @@
 // Strategies shared by the property tests and the proofs' tests that only
 // PROT_NONE entries tell apart from mainline: a control with one
-// realistic mistake, and mainline with its young and dirty clears repaired.
+// realistic mistake, and (the builtin's) mainline with its young and dirty
+// clears repaired.
 #pragma once
 
 #include <cstddef>
 #include <utility>
 
 #include "impl/mainline.h"
+#include "impl/variants/valid_cont_young.h"
 
 namespace ptespec::controls {
 
@@ -32,38 +34,10 @@ struct get_and_clear_valid_flags_only : mainline_ops<M, get_and_clear_valid_flag
 	}
 };
 
-// The batch [i, i + nr) widened to the runs its first and last entries lie
-// in when those are valid CONT entries (mainline's contpte_align_addr_ptep
-// asks pte_cont only); s is the strategy, for its __ptep_get.
-template <class S, class M>
-std::pair<std::size_t, std::size_t> widened_from_valid_cont(S& s, M& m, std::size_t i, std::size_t nr)
-{
-	const geometry& g = m.geo();
-	std::size_t first = i, end = i + nr;
-	if (m.branch(pte_valid_cont(s.__ptep_get(m, i + nr - 1))))
-		end = g.run_start(end + g.cont_ptes - 1);
-	if (m.branch(pte_valid_cont(s.__ptep_get(m, i))))
-		first = g.run_start(i);
-	return {first, end};
-}
-
 // Mainline with its young and dirty clears widening to a run only from a
-// valid CONT entry.  Mainline's widen from any entry with CONT: the
-// batch's entries are present, and a present CONT entry was taken to mean
-// a folded run of one folio.  A PROT_NONE entry keeps CONT from the commit
-// that made it, and the run may since have lost a page to a zap and had a
-// swap entry or another folio's page put there; widening from it then
-// ages or cleans that entry too.  Only a valid CONT entry vouches for its
-// run (a valid CONT run is whole and of one folio).
+// valid CONT entry: the builtin strategy valid-cont-young.
 template <class M>
-struct young_widening_from_valid_cont_only : mainline_ops<M, young_widening_from_valid_cont_only<M>> {
-	// The one change: every young and dirty clear widens through here.  A
-	// one-entry call on a PROT_NONE CONT entry still takes mainline's
-	// contpte path, which now covers the entry alone.
-	std::pair<std::size_t, std::size_t> contpte_align_addr_ptep(M& m, std::size_t i, std::size_t nr)
-	{
-		return widened_from_valid_cont(*this, m, i, nr);
-	}
-};
+using young_widening_from_valid_cont_only = variants::valid_cont_young<M>;
+using variants::widened_from_valid_cont;
 
 } // namespace ptespec::controls

@@ -15,10 +15,10 @@ namespace ptespec::test {
 namespace {
 
 const std::vector<std::string> builtin_names = {
-	"mainline", "unfold", "gather-writeback", "simple", "robust", "early-return", "clear-block",
+	"mainline", "unfold", "gather-writeback", "simple", "robust", "early-return", "clear-block", "valid-cont-young",
 };
 
-TEST(registry, lists_the_seven_builtin_strategies)
+TEST(registry, lists_the_eight_builtin_strategies)
 {
 	std::vector<std::string> names;
 	for (strategy* s : registry::global().all())

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -282,6 +283,63 @@ TEST(callers, zap_clears_prot_none_entries_as_a_present_batch)
 	ASSERT_EQ(s.log.size(), 6u);
 	EXPECT_EQ(s.log[4], "get_and_clear_full_ptes(#0, nr=4, full=0)");
 	EXPECT_EQ(ruler(m.table()), "|................|");
+}
+
+// NUMA balancing's scan over a folded run, then the hinting fault on one of
+// its pages: the scan commits the run PROT_NONE in one transaction (CONT
+// kept) and passes over it the second time; the fault gives back each
+// PROT_NONE entry of the folio one entry at a time, read-only and young.
+TEST(callers, numa_hinting_makes_a_run_prot_none_once_and_the_fault_restores_its_folio_entry_by_entry)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	recording_sink s(m);
+	mm::change_prot_numa(s, {geo4k, m.folios()}, 0, CONT);
+	EXPECT_EQ(s.log[1], "modify_prot_start_ptes(#0, nr=16)");
+	EXPECT_EQ(ruler(m.table()), "|NNNNNNNNNNNNNNNN|");
+	for (std::size_t k = 0; k < CONT; k++)
+		EXPECT_TRUE(pte_present_invalid(m.table()[k])) << k;
+	s.log.clear();
+	mm::change_prot_numa(s, {geo4k, m.folios()}, 0, CONT);
+	EXPECT_EQ(s.log.size(), CONT) << "only reads: every entry is PROT_NONE already";
+	m.poke(5, 0);	// a page of the run zapped meanwhile
+	s.log.clear();
+	mm::do_numa_page(s, {geo4k, m.folios()}, 3, 0, CONT, PROT_RO);
+	EXPECT_EQ(s.log[0], "ptep_get(#3)");
+	EXPECT_EQ(s.log[2], "modify_prot_start_ptes(#0, nr=1)");
+	EXPECT_EQ(std::count_if(s.log.begin(), s.log.end(),
+				[](const std::string& c) { return c.rfind("modify_prot_commit_ptes", 0) == 0; }),
+		  CONT - 1);
+	EXPECT_EQ(ruler(m.table()), "|yyyyy.yyyyyyyyyy|");
+	for (std::size_t k = 0; k < CONT; k++)
+		EXPECT_TRUE(k == 5 || (pte_valid(m.table()[k]) && !pte_write(m.table()[k]))) << k;
+	s.log.clear();
+	mm::do_numa_page(s, {geo4k, m.folios()}, 3, 0, CONT, PROT_RO);
+	EXPECT_EQ(s.log, (calls{"ptep_get(#3)"})) << "a valid entry takes no hinting fault";
+}
+
+// MADV_GUARD_INSTALL over none, a guard marker, a mapped page and none: a
+// marker goes into the first none entry as the walk meets it; the mapped
+// page makes it zap the rest of the range (the marker stays) and walk it
+// again. MADV_GUARD_REMOVE clears the markers and nothing else.
+TEST(callers, guard_install_zaps_what_is_populated_and_keeps_markers_guard_remove_clears_only_markers)
+{
+	machine m = make_machine(1);
+	m.poke(1, mm::guard_marker());
+	map(m, 2, 1, 0x102);
+	m.poke(5, SWP_ALIAS);
+	recording_sink s(m);
+	mm::guard_install(s, {geo4k, m.folios()}, 0, 4);
+	EXPECT_EQ(s.log[1], describe({call_kind::set_ptes, 0, 1, false, mm::guard_marker(), 0}));
+	EXPECT_NE(std::find(s.log.begin(), s.log.end(), "get_and_clear_full_ptes(#2, nr=1, full=0)"), s.log.end());
+	EXPECT_EQ(ruler(m.table()), "|ssss.s..........|");
+	for (std::size_t k = 0; k < 4; k++)
+		EXPECT_EQ(m.table()[k], mm::guard_marker()) << k;
+	EXPECT_EQ(nonpresent_kind(mm::guard_marker()), "guard marker");
+	s.log.clear();
+	mm::guard_remove(s, 0, 6);
+	EXPECT_EQ(ruler(m.table()), "|.....s..........|");
+	EXPECT_EQ(m.table()[5], SWP_ALIAS);
 }
 
 } // namespace

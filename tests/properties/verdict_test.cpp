@@ -48,6 +48,7 @@ const std::vector<std::pair<const char*, std::array<verdict, nr_properties>>> ta
 	{"robust", {F, H, H, H, H, H, F, H, H}},
 	{"early-return", {F, H, F, H, H, H, F, H, H}},
 	{"clear-block", {F, H, H, H, F, F, H, H, H}},
+	{"valid-cont-young", {H, H, H, H, H, H, H, H, H}},
 	{"nocont", {H, H, H, H, H, H, H, H, H}},
 };
 
