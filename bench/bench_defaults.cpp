@@ -3,6 +3,10 @@
 // from (properties/defaults.h), with each flawed cell's margin over it.
 //
 //   ptespec_bench_defaults [--seeds N] [--cap C] [--granule G ...] [--strategy S ...] [--property P ...]
+//                          [--mprotect] [--swarm]
+//
+// --mprotect and --swarm measure with those options on (as `test` takes
+// them), so a configuration can be measured before it becomes the default.
 //
 // A cell (strategy, property, granule) is flawed when some seed finds a
 // failure within C cases; the strategies' names are never consulted to
@@ -34,6 +38,8 @@ struct args {
 	std::vector<granule> grans;
 	std::vector<std::string> strategies;
 	std::vector<property> properties;
+	bool mprotect = false;
+	bool swarm = false;
 };
 
 [[noreturn]] void usage(const std::string& why)
@@ -56,6 +62,10 @@ args parse(int argc, char** argv)
 	args a;
 	for (int i = 1; i < argc; i++) {
 		const std::string f = argv[i];
+		if (f == "--mprotect" || f == "--swarm") {
+			(f == "--mprotect" ? a.mprotect : a.swarm) = true;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage(fmt::format("{}: expected a value after it", f));
 		const char* v = argv[++i];
@@ -77,8 +87,8 @@ args parse(int argc, char** argv)
 				usage(fmt::format("--property '{}': expected a property name", v));
 			a.properties.push_back(*p);
 		} else
-			usage(fmt::format("unknown option '{}'; expected --seeds, --cap, --granule, --strategy or "
-					  "--property",
+			usage(fmt::format("unknown option '{}'; expected --seeds, --cap, --granule, --strategy, "
+					  "--property, --mprotect or --swarm",
 					  f));
 	}
 	if (a.grans.empty())
@@ -109,7 +119,8 @@ int main(int argc, char** argv)
 		}
 	if (chosen.empty())
 		chosen = registry::global().all();
-	fmt::print("seeds 1..{}, at most {} cases per run\n", a.seeds, a.cap);
+	fmt::print("seeds 1..{}, at most {} cases per run{}{}\n", a.seeds, a.cap, a.mprotect ? ", --mprotect" : "",
+		   a.swarm ? ", --swarm" : "");
 	fmt::print("{:<5} {:<17} {:<12} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6}\n", "gran", "strategy", "property",
 		   "failed", "med.cases", "max.cases", "med.s", "max.s", "default", "margin");
 	std::fflush(stdout);
@@ -125,6 +136,8 @@ int main(int argc, char** argv)
 					o.gran = g;
 					o.seed = static_cast<std::uint64_t>(seed);
 					o.cases = a.cap;
+					o.mprotect = a.mprotect;
+					o.swarm = a.swarm;
 					const auto t0 = std::chrono::steady_clock::now();
 					const property_result r = run_property(*s, p, o);
 					const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

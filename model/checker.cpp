@@ -188,6 +188,7 @@ void checker::on_primitive(const primitive_step& p, const table_t& t)
 		if (pte_valid(p.new_value))
 			cached_at_[p.index] = step_;
 		judge_permission(p, t);
+		judge_mapping(p);
 		break;
 	}
 	note_lockless_reads(t);

@@ -244,6 +244,42 @@ void checker::judge_isolation(const ended_call& e)
 	}
 }
 
+// mapping, at each store of a present value into the call's own range: a
+// call that writes values (set_ptes, modify_prot_commit_ptes) maps entry
+// index + k to the page after k of the value asked, with its attributes
+// (access, dirty and CONT aside: the strategy may gather or fold them);
+// any other call leaves each entry on the page it mapped when the call
+// began.  What a store outside the range does is isolation's question.
+void checker::judge_mapping(const primitive_step& p)
+{
+	if (!in_call_ || !pte_present(p.new_value) || seen(property::mapping) || p.index < cur_.index ||
+	    p.index >= range_end(cur_))
+		return;
+	const bool writes = cur_.kind == call_kind::set_ptes || cur_.kind == call_kind::modify_prot_commit_ptes;
+	if (writes && !pte_present(cur_.pte))
+		return;
+	exercise(property::mapping);
+	const std::uint64_t before = q_[p.index];
+	if (writes) {
+		const std::uint64_t want = pte_advance_pfn(cur_.pte, p.index - cur_.index, geo_);
+		if (!pte_same_mapping(p.new_value, want))
+			report(property::mapping, p.index,
+			       fmt::format("{} stored {:#018x} into #{}, which it was asked to map as {:#018x} (pfn {:#x})",
+					   describe(cur_), p.new_value, p.index, want, pte_pfn(want, geo_)));
+		return;
+	}
+	if (!pte_present(before)) {
+		report(property::mapping, p.index,
+		       fmt::format("{} stored {:#018x} into #{}, which held {:#018x} when it began: the call maps no page",
+				   describe(cur_), p.new_value, p.index, before));
+		return;
+	}
+	if (pte_pfn(p.new_value, geo_) != pte_pfn(before, geo_))
+		report(property::mapping, p.index,
+		       fmt::format("{} stored {:#018x} into #{}, which mapped pfn {:#x} when it began: now pfn {:#x}",
+				   describe(cur_), p.new_value, p.index, pte_pfn(before, geo_), pte_pfn(p.new_value, geo_)));
+}
+
 void checker::on_batch_hint(std::size_t i, std::uint64_t pte, std::size_t n, const table_t& t)
 {
 	exercise(property::per_call);

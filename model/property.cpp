@@ -14,6 +14,7 @@ std::string_view to_string(property p)
 	case property::lockless: return "lockless";
 	case property::progress: return "progress";
 	case property::permission: return "permission";
+	case property::mapping: return "mapping";
 	}
 	return "?";
 }
@@ -30,6 +31,7 @@ std::string_view sentence(property p)
 	case property::lockless: return "a lockless read matches some moment of the table";
 	case property::progress: return "after set_access_flags the named entry grants the access";
 	case property::permission: return "no page is granted a permission that no call asked for";
+	case property::mapping: return "every entry a call writes inside its range maps the page the call asked for";
 	}
 	return "?";
 }

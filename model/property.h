@@ -21,12 +21,13 @@ enum class property {
 	lockless,	// ptep_get_lockless matches some moment of the table
 	progress,	// ptep_set_access_flags leaves the named entry granting the access
 	permission,	// no entry grants a permission no call asked for
+	mapping,	// every entry a call writes in its range maps the page it asked for
 };
-inline constexpr std::size_t nr_properties = 9;
+inline constexpr std::size_t nr_properties = 10;
 inline constexpr std::array<property, nr_properties> all_properties = {
 	property::batch_or, property::no_loss,	   property::per_call, property::precise,
 	property::isolation, property::well_formed, property::lockless, property::progress,
-	property::permission,
+	property::permission, property::mapping,
 };
 
 std::string_view to_string(property p);

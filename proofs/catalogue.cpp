@@ -93,7 +93,8 @@ std::vector<call_kind> judged_calls(const strategy& s, property p)
 		case property::no_loss:
 		case property::isolation:
 		case property::well_formed:
-		case property::permission: judged = !reads_only; break;
+		case property::permission:
+		case property::mapping: judged = !reads_only; break;
 		case property::lockless: judged = kind == call_kind::ptep_get_lockless; break;
 		case property::progress: judged = kind == call_kind::ptep_set_access_flags; break;
 		}

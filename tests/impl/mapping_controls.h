@@ -87,6 +87,21 @@ struct prot_commit_keeping_table_flags_ops : mainline_ops<M, Self> {
 	}
 };
 
+// mprotect's commit writes the batch back with the value it was passed,
+// entry by entry, and forgets to advance the pfn: every entry of the batch
+// maps the batch's first page.  The flags and permissions are right, so
+// only a judge of which page each entry maps sees it: mapping.  Only the
+// mprotect caller makes the call.
+template <class M>
+struct prot_commit_without_pfn_advance : mainline_ops<M, prot_commit_without_pfn_advance<M>> {
+	using W = typename M::word;
+	void modify_prot_commit_ptes(M& m, std::size_t i, W pte, std::size_t nr)
+	{
+		for (std::size_t k = 0; k < nr; k++)
+			this->self().set_ptes(m, i + k, pte, 1);
+	}
+};
+
 // mprotect's start takes the batch out entry by entry and returns the
 // first entry as it was: the caller gives the whole batch one protection,
 // so one value looks like enough.  But the batch's access and dirty may

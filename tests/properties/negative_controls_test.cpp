@@ -482,6 +482,23 @@ TEST(negative_control, a_prot_start_returning_its_first_entry_fails_batch_or_onl
 								    granule::k4);
 }
 
+// The commit that maps every entry of its batch to the batch's first page:
+// mapping sees the first store of a wrong page, and the same seed and
+// budget without mprotect hold.
+TEST(negative_control, a_prot_commit_that_forgets_to_advance_the_pfn_fails_mapping_under_mprotect)
+{
+	using controls::prot_commit_without_pfn_advance;
+	expect_caught_only_by_mprotect<prot_commit_without_pfn_advance>("prot-commit-no-pfn-advance", property::mapping,
+									 granule::k4);
+	auto s = make_strategy<prot_commit_without_pfn_advance>("prot-commit-no-pfn-advance", "negative control", "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = default_cases(granule::k4, property::mapping);
+	o.mprotect = true;
+	const property_result r = run_property(*s, property::mapping, o);
+	EXPECT_NE(r.ce.v.message.find("which it was asked to map as"), std::string::npos) << format_counterexample(r);
+}
+
 TEST(negative_control, a_prot_commit_keeping_the_tables_flags_fails_no_loss_only_under_mprotect)
 {
 	expect_caught_only_by_mprotect<prot_commit_keeping_table_flags>("prot-commit-table-flags", property::no_loss,
