@@ -161,10 +161,10 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw)
 CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect)
 {
 	return sub.add_flag("--mprotect", mprotect,
-			    "add the callers that change protections to the commands: mprotect (change_pte_range: "
+			    "add the callers the defaults do not have yet: mprotect (change_pte_range: "
 			    "modify_prot_start_ptes and modify_prot_commit_ptes per folio batch, to read-only, read-write "
-			    "or PROT_NONE) and NUMA balancing (change_prot_numa, and the hinting fault's one-entry "
-			    "restores)");
+			    "or PROT_NONE), NUMA balancing (change_prot_numa, and the hinting fault's one-entry "
+			    "restores), MADV_GUARD_INSTALL/REMOVE and MADV_COLD (clear_young_dirty_ptes of young alone)");
 }
 
 CLI::Option* add_swarm(CLI::App& sub, bool& swarm)
@@ -178,7 +178,7 @@ std::string not_run_line(bool mprotect, const hardware_options& hw)
 {
 	std::vector<std::string> missing;
 	if (!mprotect)
-		missing.push_back("the mprotect and NUMA-hinting callers (--mprotect)");
+		missing.push_back("the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--mprotect)");
 	if (!hw.bbml2_noabort)
 		missing.push_back("BBML2 hardware (--hardware bbml2)");
 	if (!hw.one_cpu)

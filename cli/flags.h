@@ -63,7 +63,7 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect);
 
 // What the sampled cases of a run did not exercise because an option was not
-// given -- "not run: the mprotect and NUMA-hinting callers (--mprotect), BBML2 hardware
+// given -- "not run: the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--mprotect), BBML2 hardware
 // (--hardware bbml2), ..." -- or "" when every option ran.  A `holds`
 // speaks only for what ran.
 std::string not_run_line(bool mprotect, const hardware_options& hw);

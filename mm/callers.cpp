@@ -131,6 +131,32 @@ void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, 
 	}
 }
 
+void madvise_cold_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			    std::size_t batch_limit, const caller& via)
+{
+	bool cleared = false;
+	for (std::size_t i = first; i < last;) {
+		const std::optional<std::uint64_t> v = read_pte(s, i);
+		if (!v)
+			return;
+		if (!pte_present(*v)) {
+			i++;
+			continue;
+		}
+		const std::size_t nr = via.folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
+		if (nr < folio_nr_pages(mem, *v)) {
+			i += nr;
+			continue;
+		}
+		if (!s.run({call_kind::clear_young_dirty_ptes, i, nr, false, 0, CYDP_CLEAR_YOUNG}))
+			return;
+		cleared = true;
+		i += nr;
+	}
+	if (cleared)
+		s.flush_range(first, last - first);
+}
+
 void folio_referenced_one(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
 			  const reclaim_options& o, const caller& via)
 {

@@ -103,6 +103,17 @@ void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::siz
 void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
 			    std::size_t batch_limit = 0, const caller& via = core_mm());
 
+// madvise_cold_or_pageout_pte_range for MADV_COLD: like MADV_FREE, a
+// batch per folio the range maps whole (a large folio mapped in part is
+// split first and left alone when that fails: the model never splits), but
+// young alone is cleared -- clear_young_dirty_ptes with CYDP_CLEAR_YOUNG --
+// and the range is flushed at the end (tlb_finish_mmu).  The kernel makes
+// the call only when the batch reads young; the model makes it for every
+// whole-folio batch (an extra call the API allows).  MADV_PAGEOUT makes no
+// arch call here: it hands the folios to reclaim.
+void madvise_cold_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			    std::size_t batch_limit = 0, const caller& via = core_mm());
+
 // How reclaim asks whether a folio was referenced.
 struct reclaim_options {
 	// folio_referenced_one's clear_flush_young_ptes; false: MGLRU's walk

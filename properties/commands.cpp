@@ -523,6 +523,27 @@ struct numa_fault_cmd final : command {
 	}
 };
 
+// MADV_COLD over a range: young cleared, alone, a whole folio at a time.
+struct madv_cold_cmd final : command {
+	std::size_t first = 0, last = 0;
+	explicit madv_cold_cmd(const world_model& m)
+	{
+		std::tie(first, last) = *gen::edge_range(*m.layout);
+		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 1, first, last);
+		pick_cut(m);
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		h.madv_cold(first, last);
+	}
+	std::string what() const override
+	{
+		return fmt::format("MADV_COLD #{}..#{}{}", first, last - 1,
+				   cut ? fmt::format(" (batches cut at {})", cut) : "");
+	}
+};
+
 // MADV_GUARD_INSTALL over a page or a few: the range is zapped if anything
 // is mapped or swapped there, then each entry gets a guard marker.
 struct guard_install_cmd final : command {
@@ -686,10 +707,10 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 	// Each action's weight, scaled by the case's swarm (world_model::swarm,
 	// in this order); the map keeps at least its own weight, so every case
 	// maps something.  The actions that make PROT_NONE entries and guard
-	// markers join with `mprotect`; without it the draws are the same as
+	// markers, and MADV_COLD, join with `mprotect`; without it the draws are the same as
 	// before they existed (a weight of 0 is never drawn and shifts nothing).
 	const unsigned mp = m.mprotect ? 1u : 0u, fa = m.fault_around ? 1u : 0u;
-	const unsigned weight[] = {6, 3, 2 * fa, 3, 4, 2, 2, 2, 2, 2 * mp, 2, 2, 1, 2 * mp, 2 * mp, 2 * mp, 1 * mp};
+	const unsigned weight[] = {6, 3, 2 * fa, 3, 4, 2, 2, 2, 2, 2 * mp, 2, 2, 1, 2 * mp, 2 * mp, 2 * mp, 1 * mp, 2 * mp};
 	static_assert(std::size(weight) <= max_caller_actions);
 	auto w = [&](std::size_t i) { return i == 0 ? std::max(1u, weight[0] * m.swarm[0]) : weight[i] * m.swarm[i]; };
 	return rc::gen::weightedOneOf<std::shared_ptr<const command_base>>({
@@ -710,6 +731,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 		{w(14), make<numa_fault_cmd>(m)},
 		{w(15), make<guard_install_cmd>(m)},
 		{w(16), make<guard_remove_cmd>(m)},
+		{w(17), make<madv_cold_cmd>(m)},
 	});
 }
 

@@ -324,6 +324,11 @@ void harness::numa_fault(std::size_t page)
 	walk(first, last, [&] { mm::do_numa_page(*this, memory(), page, first, last, vm_page_prot); });
 }
 
+void harness::madv_cold(std::size_t first, std::size_t last)
+{
+	walk(first, last, [&] { mm::madvise_cold_pte_range(*this, memory(), first, last, batch_limit_, *caller_); });
+}
+
 void harness::guard_install(std::size_t first, std::size_t last)
 {
 	walk(first, last, [&] { mm::guard_install(*this, memory(), first, last); });

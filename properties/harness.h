@@ -238,6 +238,8 @@ public:
 	// VMA's protection (read-only, made young).
 	void numa_scan(std::size_t first, std::size_t last);
 	void numa_fault(std::size_t page);
+	// MADV_COLD over [first, last).
+	void madv_cold(std::size_t first, std::size_t last);
 	// MADV_GUARD_INSTALL / MADV_GUARD_REMOVE over [first, last).
 	void guard_install(std::size_t first, std::size_t last);
 	void guard_remove(std::size_t first, std::size_t last);

@@ -342,5 +342,26 @@ TEST(callers, guard_install_zaps_what_is_populated_and_keeps_markers_guard_remov
 	EXPECT_EQ(m.table()[5], SWP_ALIAS);
 }
 
+// MADV_COLD over a folded run and one page of another folio's part: the
+// run, a whole folio here, is one young-only clear; the part of a folio
+// the range maps is left alone; the range is flushed at the end.
+TEST(callers, madv_cold_clears_young_alone_over_each_whole_folio_and_flushes)
+{
+	machine m = make_machine(2);
+	m.set_folios({{0x100, 16}, {0x200, 16}});
+	fold(m, 0, 0x100);
+	map(m, 16, 4, 0x200);
+	for (std::size_t k : {3, 17})
+		mark(m, k, true, true);
+	recording_sink s(m);
+	mm::madvise_cold_pte_range(s, {geo4k, m.folios()}, 0, 18);
+	EXPECT_NE(std::find(s.log.begin(), s.log.end(), describe({call_kind::clear_young_dirty_ptes, 0, CONT, false, 0,
+								   CYDP_CLEAR_YOUNG})),
+		  s.log.end());
+	EXPECT_EQ(s.log.back(), "flush #0+18");
+	// The run's young is gone, its dirty (in #3) kept; #17 keeps both.
+	EXPECT_EQ(ruler(m.table()), "|OOODOOOOOOOOOOOO| |oboo............|");
+}
+
 } // namespace
 } // namespace ptespec::test
