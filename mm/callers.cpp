@@ -105,40 +105,23 @@ void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::siz
 	}
 }
 
-void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
-			    std::size_t batch_limit, const caller& via)
-{
-	for (std::size_t i = first; i < last;) {
-		const std::optional<std::uint64_t> v = read_pte(s, i);
-		if (!v)
-			return;
-		if (!pte_present(*v)) {
-			i++;
-			continue;
-		}
-		const std::size_t nr = via.folio_pte_batch(s, mem, i, last, *v, false, batch_limit);
-		// A large folio the range does not map whole (the range ends inside
-		// it, or part of it was unmapped before) is split first, and its
-		// entries left alone when the split fails.  The model takes that
-		// path: a folio is never split here.  So the call always covers a
-		// whole folio.
-		if (nr < folio_nr_pages(mem, *v)) {
-			i += nr;
-			continue;
-		}
-		s.run({call_kind::clear_young_dirty_ptes, i, nr, false, 0, CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY});
-		i += nr;
-	}
-}
+namespace {
 
-void madvise_cold_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
-			    std::size_t batch_limit, const caller& via)
+// The madvise walks that clear flags a whole folio at a time: each batch of
+// present entries (folio_pte_batch) that maps its folio whole gets one
+// clear_young_dirty_ptes with `flags`.  A large folio the range does not map
+// whole (the range ends inside it, or part of it was unmapped before) is
+// split first, and its entries left alone when the split fails.  The model
+// takes that path: a folio is never split here.  So every call covers a
+// whole folio.  Returns whether a call was made.
+bool clear_whole_folios(call_sink& s, const memory& mem, std::size_t first, std::size_t last, unsigned flags,
+			std::size_t batch_limit, const caller& via)
 {
 	bool cleared = false;
 	for (std::size_t i = first; i < last;) {
 		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
-			return;
+			break;
 		if (!pte_present(*v)) {
 			i++;
 			continue;
@@ -148,12 +131,26 @@ void madvise_cold_pte_range(call_sink& s, const memory& mem, std::size_t first, 
 			i += nr;
 			continue;
 		}
-		if (!s.run({call_kind::clear_young_dirty_ptes, i, nr, false, 0, CYDP_CLEAR_YOUNG}))
-			return;
+		if (!s.run({call_kind::clear_young_dirty_ptes, i, nr, false, 0, flags}))
+			break;
 		cleared = true;
 		i += nr;
 	}
-	if (cleared)
+	return cleared;
+}
+
+} // namespace
+
+void madvise_free_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			    std::size_t batch_limit, const caller& via)
+{
+	clear_whole_folios(s, mem, first, last, CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY, batch_limit, via);
+}
+
+void madvise_cold_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			    std::size_t batch_limit, const caller& via)
+{
+	if (clear_whole_folios(s, mem, first, last, CYDP_CLEAR_YOUNG, batch_limit, via))
 		s.flush_range(first, last - first);
 }
 

@@ -456,7 +456,7 @@ TEST(negative_control, batch_past_folio_without_the_rule_check_breaks_mainline_s
 // granule g, and holds at the same seed and budget without the mprotect
 // caller.
 template <template <class> class S>
-void expect_caught_only_by_mprotect(const char* name, property p, granule g)
+void expect_caught_only_by_mprotect(const char* name, property p, granule g, std::string_view says = {})
 {
 	auto s = make_strategy<S>(name, "negative control", "test");
 	run_options o;
@@ -468,6 +468,9 @@ void expect_caught_only_by_mprotect(const char* name, property p, granule g)
 	ASSERT_EQ(r.v, verdict::fails) << name << " should fail " << to_string(p);
 	EXPECT_EQ(r.ce.v.prop, p) << format_counterexample(r);
 	EXPECT_NE(r.ce.v.message.find("modify_prot_"), std::string::npos) << format_counterexample(r);
+	if (!says.empty()) {
+		EXPECT_NE(r.ce.v.message.find(says), std::string::npos) << format_counterexample(r);
+	}
 	o.mprotect = false;
 	const property_result apart = run_property(*s, p, o);
 	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
@@ -487,16 +490,8 @@ TEST(negative_control, a_prot_start_returning_its_first_entry_fails_batch_or_onl
 // budget without mprotect hold.
 TEST(negative_control, a_prot_commit_that_forgets_to_advance_the_pfn_fails_mapping_under_mprotect)
 {
-	using controls::prot_commit_without_pfn_advance;
-	expect_caught_only_by_mprotect<prot_commit_without_pfn_advance>("prot-commit-no-pfn-advance", property::mapping,
-									 granule::k4);
-	auto s = make_strategy<prot_commit_without_pfn_advance>("prot-commit-no-pfn-advance", "negative control", "test");
-	run_options o;
-	o.seed = 1;
-	o.cases = default_cases(granule::k4, property::mapping);
-	o.mprotect = true;
-	const property_result r = run_property(*s, property::mapping, o);
-	EXPECT_NE(r.ce.v.message.find("which it was asked to map as"), std::string::npos) << format_counterexample(r);
+	expect_caught_only_by_mprotect<controls::prot_commit_without_pfn_advance>(
+		"prot-commit-no-pfn-advance", property::mapping, granule::k4, "which it was asked to map as");
 }
 
 TEST(negative_control, a_prot_commit_keeping_the_tables_flags_fails_no_loss_only_under_mprotect)
