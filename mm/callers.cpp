@@ -219,9 +219,6 @@ void change_ptes(call_sink& s, const memory& mem, std::size_t first, std::size_t
 		s.flush_range(first, last - first);
 }
 
-// arm64's PAGE_NONE: not valid, PRESENT_INVALID, no user access.
-constexpr std::uint64_t page_none = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
-
 } // namespace
 
 void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::uint64_t newprot,
@@ -233,7 +230,7 @@ void change_pte_range(call_sink& s, const memory& mem, std::size_t first, std::s
 void change_prot_numa(call_sink& s, const memory& mem, std::size_t first, std::size_t last, std::size_t batch_limit,
 		      const caller& via)
 {
-	change_ptes(s, mem, first, last, page_none, batch_limit, via, true);
+	change_ptes(s, mem, first, last, PAGE_NONE, batch_limit, via, true);
 }
 
 void do_numa_page(call_sink& s, const memory& mem, std::size_t page, std::size_t first, std::size_t last,

@@ -259,7 +259,6 @@ void checker::judge_mapping(const primitive_step& p)
 	if (writes && !pte_present(cur_.pte))
 		return;
 	exercise(property::mapping);
-	const std::uint64_t before = q_[p.index];
 	if (writes) {
 		const std::uint64_t want = pte_advance_pfn(cur_.pte, p.index - cur_.index, geo_);
 		if (!pte_same_mapping(p.new_value, want))
@@ -268,6 +267,7 @@ void checker::judge_mapping(const primitive_step& p)
 					   describe(cur_), p.new_value, p.index, want, pte_pfn(want, geo_)));
 		return;
 	}
+	const std::uint64_t before = q_[p.index];
 	if (!pte_present(before)) {
 		report(property::mapping, p.index,
 		       fmt::format("{} stored {:#018x} into #{}, which held {:#018x} when it began: the call maps no page",

@@ -61,6 +61,13 @@ template <class W> inline boolean_of<W> pte_present_invalid(const W& p)
 	return word_ops<W>::equal(p & lit_like(p, PTE_VALID | PTE_PRESENT_INVALID), lit_like(p, PTE_PRESENT_INVALID));
 }
 template <class W> inline boolean_of<W> pte_present(const W& p) { return pte_valid(p) || pte_present_invalid(p); }
+
+// The protections of user memory the callers ask for, never executable:
+// arm64's PAGE_NONE (not valid, PRESENT_INVALID, no user access) and
+// PAGE_READONLY; a writable VMA's adds PTE_WRITE (writable-clean: hardware
+// marks dirty).
+inline constexpr std::uint64_t PAGE_NONE = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
+inline constexpr std::uint64_t PAGE_READONLY = PTE_VALID | PTE_TYPE | PTE_USER | PTE_NG | PTE_RDONLY | PTE_PXN | PTE_UXN;
 template <class W> inline boolean_of<W> pte_cont(const W& p) { return pte_any(p, PTE_CONT); }
 template <class W> inline boolean_of<W> pte_valid_cont(const W& p) { return pte_valid(p) && pte_cont(p); }
 template <class W> inline boolean_of<W> pte_young(const W& p) { return pte_any(p, PTE_AF); }

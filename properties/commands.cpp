@@ -279,9 +279,12 @@ struct fork_cmd final : command {
 	}
 };
 
-struct madv_free_cmd final : command {
+// MADV_FREE (young and dirty cleared) or MADV_COLD (young alone) over a
+// range, a whole folio at a time.
+struct madvise_cmd final : command {
 	std::size_t first = 0, last = 0;
-	explicit madv_free_cmd(const world_model& m)
+	bool cold = false;
+	madvise_cmd(const world_model& m, bool cold_) : cold(cold_)
 	{
 		std::tie(first, last) = *gen::edge_range(*m.layout);
 		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 1, first, last);
@@ -290,11 +293,14 @@ struct madv_free_cmd final : command {
 	void act(const world_model&, harness& h) const override
 	{
 		tag_range(h.layout(), first, last);
-		h.madv_free(first, last);
+		if (cold)
+			h.madv_cold(first, last);
+		else
+			h.madv_free(first, last);
 	}
 	std::string what() const override
 	{
-		return fmt::format("MADV_FREE #{}..#{}{}", first, last - 1,
+		return fmt::format("{} #{}..#{}{}", cold ? "MADV_COLD" : "MADV_FREE", first, last - 1,
 				   cut ? fmt::format(" (batches cut at {})", cut) : "");
 	}
 };
@@ -353,16 +359,12 @@ struct mprotect_cmd final : command {
 		hw = *gen::hw_plan(*m.layout, 3 * (last - first) + 1, first, last);
 		pick_cut(m);
 	}
-	// A VMA's protection for user memory, never executable: readable, and
-	// writable-clean when writable (hardware marks dirty); PROT_NONE is
-	// arm64's PAGE_NONE: not valid, PRESENT_INVALID, no user access.
 	std::uint64_t newprot() const
 	{
-		const std::uint64_t base = PTE_TYPE | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY;
 		switch (prot) {
-		case to::read: return base | PTE_VALID | PTE_USER;
-		case to::read_write: return base | PTE_VALID | PTE_USER | PTE_WRITE;
-		case to::none: return base | PTE_PRESENT_INVALID;
+		case to::read: return PAGE_READONLY;
+		case to::read_write: return PAGE_READONLY | PTE_WRITE;
+		case to::none: return PAGE_NONE;
 		}
 		return 0;
 	}
@@ -498,9 +500,8 @@ struct numa_fault_cmd final : command {
 	{
 		const world_layout& w = *m.layout;
 		page = *gen::edge_page(w);
-		const std::size_t f = w.folio_of_page(page);
-		hw = *gen::hw_plan(w, 2 * w.folios[f].nr_pages + 1, w.folio_first_page(f),
-				   std::min(w.folio_first_page(f) + w.folios[f].nr_pages, w.nr_entries));
+		const auto [first, last] = w.folio_pages(w.folio_of_page(page));
+		hw = *gen::hw_plan(w, 2 * (last - first) + 1, first, last);
 	}
 	void checkPreconditions(const world_model& m) const override
 	{
@@ -508,9 +509,8 @@ struct numa_fault_cmd final : command {
 	}
 	void apply(world_model& m) const override
 	{
-		const world_layout& w = *m.layout;
-		const std::size_t f = w.folio_of_page(page), first = w.folio_first_page(f);
-		for (std::size_t p = first; p < std::min(first + w.folios[f].nr_pages, w.nr_entries); p++)
+		const auto [first, last] = m.layout->folio_pages(m.layout->folio_of_page(page));
+		for (std::size_t p = first; p < last; p++)
 			if (m.numa_hinted[p]) {
 				m.numa_hinted[p] = 0;
 				m.writable[p] = 0;
@@ -520,27 +520,6 @@ struct numa_fault_cmd final : command {
 	std::string what() const override
 	{
 		return fmt::format("NUMA hinting fault on #{}: do_numa_page restores its folio", page);
-	}
-};
-
-// MADV_COLD over a range: young cleared, alone, a whole folio at a time.
-struct madv_cold_cmd final : command {
-	std::size_t first = 0, last = 0;
-	explicit madv_cold_cmd(const world_model& m)
-	{
-		std::tie(first, last) = *gen::edge_range(*m.layout);
-		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 1, first, last);
-		pick_cut(m);
-	}
-	void act(const world_model&, harness& h) const override
-	{
-		tag_range(h.layout(), first, last);
-		h.madv_cold(first, last);
-	}
-	std::string what() const override
-	{
-		return fmt::format("MADV_COLD #{}..#{}{}", first, last - 1,
-				   cut ? fmt::format(" (batches cut at {})", cut) : "");
 	}
 };
 
@@ -720,7 +699,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 		{w(3), make<zap_range>(m, true)},
 		{w(4), make<zap_range>(m, false)},
 		{w(5), make<fork_cmd>(m)},
-		{w(6), make<madv_free_cmd>(m)},
+		{w(6), make<madvise_cmd>(m, false)},
 		{w(7), make<reclaim_cmd>(m)},
 		{w(8), make<access_fault_cmd>(m)},
 		{w(9), make<mprotect_cmd>(m)},
@@ -731,7 +710,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 		{w(14), make<numa_fault_cmd>(m)},
 		{w(15), make<guard_install_cmd>(m)},
 		{w(16), make<guard_remove_cmd>(m)},
-		{w(17), make<madv_cold_cmd>(m)},
+		{w(17), make<madvise_cmd>(m, true)},
 	});
 }
 

@@ -315,13 +315,10 @@ void harness::numa_scan(std::size_t first, std::size_t last)
 
 void harness::numa_fault(std::size_t page)
 {
-	// The folio's pages in the table: one VMA holds the whole world.
-	const std::size_t f = w_.folio_of_page(page);
-	const std::size_t first = w_.folio_first_page(f);
-	const std::size_t last = std::min(first + w_.folios[f].nr_pages, w_.nr_entries);
-	constexpr std::uint64_t vm_page_prot =
-		PTE_VALID | PTE_TYPE | PTE_USER | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY;
-	walk(first, last, [&] { mm::do_numa_page(*this, memory(), page, first, last, vm_page_prot); });
+	// The folio's pages in the table (one VMA holds the whole world), given
+	// back the VMA's vm_page_prot, read-only.
+	const auto [first, last] = w_.folio_pages(w_.folio_of_page(page));
+	walk(first, last, [&] { mm::do_numa_page(*this, memory(), page, first, last, PAGE_READONLY); });
 }
 
 void harness::madv_cold(std::size_t first, std::size_t last)

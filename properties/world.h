@@ -20,10 +20,12 @@
 // there would translate the run wrongly.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/geometry.h"
@@ -52,6 +54,12 @@ struct world_layout {
 	// The declared folio holding page p (index into folios).
 	std::size_t folio_of_page(std::size_t p) const;
 	std::size_t folio_first_page(std::size_t f) const { return folios[f].first_pfn - pfn_base; }
+	// The pages [first, last) of the table that folio f's pages sit in.
+	std::pair<std::size_t, std::size_t> folio_pages(std::size_t f) const
+	{
+		const std::size_t first = folio_first_page(f);
+		return {first, std::min(first + folios[f].nr_pages, nr_entries)};
+	}
 };
 
 // What the callers know of each page: the kernel's own bookkeeping, which

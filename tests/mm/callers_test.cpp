@@ -243,9 +243,6 @@ TEST(callers, mprotect_passes_over_swap_entries)
 	EXPECT_EQ(s.log, (calls{"ptep_get(#0)", "ptep_get(#1)"}));
 }
 
-// arm64's PAGE_NONE: not valid, PRESENT_INVALID, no user access.
-constexpr std::uint64_t PROT_NONE_PROT = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
-
 // mprotect(PROT_NONE) of a folded run with young in #3, then back: the
 // PROT_NONE entries stay present with the run's young in each (CONT too, as
 // contpte_set_ptes sets it); back to read-write, the batch is the whole
@@ -257,7 +254,7 @@ TEST(callers, mprotect_to_prot_none_and_back_keeps_the_runs_young_in_every_entry
 	fold(m, 0, 0x100);
 	mark(m, 3, true, false);
 	recording_sink s(m);
-	mm::change_pte_range(s, {geo4k, m.folios()}, 0, CONT, PROT_NONE_PROT);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, CONT, PAGE_NONE);
 	EXPECT_EQ(ruler(m.table()), "|RRRRRRRRRRRRRRRR|");
 	for (std::size_t k = 0; k < CONT; k++)
 		EXPECT_TRUE(pte_present(m.table()[k]) && !pte_valid(m.table()[k])) << k;
@@ -276,7 +273,7 @@ TEST(callers, zap_clears_prot_none_entries_as_a_present_batch)
 	map(m, 0, 4, 0x100);
 	mark(m, 2, false, true);
 	recording_sink s(m);
-	mm::change_pte_range(s, {geo4k, m.folios()}, 0, 4, PROT_NONE_PROT);
+	mm::change_pte_range(s, {geo4k, m.folios()}, 0, 4, PAGE_NONE);
 	EXPECT_EQ(ruler(m.table()), "|wwww............|");
 	s.log.clear();
 	mm::zap_pte_range(s, {geo4k, m.folios()}, 0, 4, {});

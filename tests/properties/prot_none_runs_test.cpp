@@ -39,7 +39,6 @@ namespace ptespec {
 namespace {
 
 constexpr std::uint64_t READ_WRITE = PTE_VALID | PTE_TYPE | PTE_AF | PTE_USER | PTE_NG | PTE_UXN | PTE_WRITE;
-constexpr std::uint64_t PAGE_NONE = PTE_TYPE | PTE_PRESENT_INVALID | PTE_RDONLY | PTE_PXN | PTE_UXN;
 // A swap entry with bit 10 set: type 20 (bit 10 is type bit 4; the type is
 // bits 6-10, the offset starts at bit 12), offset 0, with bit 3 (uffd-wp)
 // and bit 4 (unused) set.
