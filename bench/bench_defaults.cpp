@@ -3,10 +3,12 @@
 // from (properties/defaults.h), with each flawed cell's margin over it.
 //
 //   ptespec_bench_defaults [--seeds N] [--cap C] [--granule G ...] [--strategy S ...] [--property P ...]
-//                          [--mprotect] [--swarm]
+//                          [--mprotect] [--swarm] [--sweep core|kernel]
 //
 // --mprotect and --swarm measure with those options on (as `test` takes
-// them), so a configuration can be measured before it becomes the default.
+// them), so a configuration can be measured before it becomes the default;
+// --sweep kernel measures the defaults' second sweep alone (run_options::
+// sweeps), --sweep core the first (the same as neither flag).
 //
 // A cell (strategy, property, granule) is flawed when some seed finds a
 // failure within C cases; the strategies' names are never consulted to
@@ -40,6 +42,7 @@ struct args {
 	std::vector<property> properties;
 	bool mprotect = false;
 	bool swarm = false;
+	run_options::sweeps sweep = run_options::sweeps::as_given;
 };
 
 [[noreturn]] void usage(const std::string& why)
@@ -69,7 +72,12 @@ args parse(int argc, char** argv)
 		if (i + 1 >= argc)
 			usage(fmt::format("{}: expected a value after it", f));
 		const char* v = argv[++i];
-		if (f == "--seeds")
+		if (f == "--sweep") {
+			const std::string w = v;
+			if (w != "core" && w != "kernel")
+				usage(fmt::format("--sweep '{}': expected core or kernel", w));
+			a.sweep = w == "core" ? run_options::sweeps::core : run_options::sweeps::kernel;
+		} else if (f == "--seeds")
 			a.seeds = positive("--seeds", v);
 		else if (f == "--cap")
 			a.cap = positive("--cap", v);
@@ -88,7 +96,7 @@ args parse(int argc, char** argv)
 			a.properties.push_back(*p);
 		} else
 			usage(fmt::format("unknown option '{}'; expected --seeds, --cap, --granule, --strategy, "
-					  "--property, --mprotect or --swarm",
+					  "--property, --mprotect, --swarm or --sweep",
 					  f));
 	}
 	if (a.grans.empty())
@@ -119,8 +127,9 @@ int main(int argc, char** argv)
 		}
 	if (chosen.empty())
 		chosen = registry::global().all();
-	fmt::print("seeds 1..{}, at most {} cases per run{}{}\n", a.seeds, a.cap, a.mprotect ? ", --mprotect" : "",
-		   a.swarm ? ", --swarm" : "");
+	fmt::print("seeds 1..{}, at most {} cases per run{}{}{}\n", a.seeds, a.cap, a.mprotect ? ", --mprotect" : "",
+		   a.swarm ? ", --swarm" : "",
+		   a.sweep == run_options::sweeps::as_given ? "" : fmt::format(", --sweep {}", to_string(a.sweep)));
 	fmt::print("{:<5} {:<17} {:<12} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6}\n", "gran", "strategy", "property",
 		   "failed", "med.cases", "max.cases", "med.s", "max.s", "default", "margin");
 	std::fflush(stdout);
@@ -138,6 +147,7 @@ int main(int argc, char** argv)
 					o.cases = a.cap;
 					o.mprotect = a.mprotect;
 					o.swarm = a.swarm;
+					o.sweep = a.sweep;
 					const auto t0 = std::chrono::steady_clock::now();
 					const property_result r = run_property(*s, p, o);
 					const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

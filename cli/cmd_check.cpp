@@ -46,8 +46,7 @@ struct check_cli {
 	std::uint64_t seed = 1;
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
-	bool mprotect = false;
-	bool swarm = false;
+	sweep_flags sweeps;
 	bool json = false;
 	std::string report;	// --report DIR: also write the report of this table there
 };
@@ -84,8 +83,7 @@ std::optional<report_cli> report_of(const check_cli& c, const std::vector<granul
 	r.seed = c.seed;
 	r.hw = c.hw;
 	r.caller = c.caller;
-	r.mprotect = c.mprotect;
-	r.swarm = c.swarm;
+	r.sweeps = c.sweeps;
 	r.proof_granule = to_string(grans[0]);
 	r.jobs = c.proof.jobs;
 	if (!c.sel.all)
@@ -99,8 +97,7 @@ void print_header(const check_cli& c, const std::vector<strategy*>& strategies, 
 		  const proofs::prove_options& o, const mm::caller& via)
 {
 	const bool other_caller = &via != &mm::core_mm();
-	const std::string with =
-		std::string(c.mprotect ? ", with mprotect" : "") + (c.swarm ? ", swarm testing" : "");
+	const std::string with = c.sweeps.with_text();
 	if (other_caller)
 		fmt::print("seed {}{}, caller {}{}, {}; proofs: none (they model core-mm's calls only)\n", c.seed, with,
 			   via.info().name, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
@@ -122,7 +119,12 @@ void print_header(const check_cli& c, const std::vector<strategy*>& strategies, 
 		fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model hardware that manages "
 			   "access/dirty itself)\n",
 			   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
-	if (const std::string nr = not_run_line(c.mprotect, c.hw); !nr.empty())
+	run_options o_sweeps;
+	o_sweeps.hw = c.hw;
+	c.sweeps.apply(o_sweeps);
+	if (const std::string s = sweeps_text(o_sweeps); !s.empty())
+		fmt::print("{}", wrapped_text("sampled in " + s, 2));
+	if (const std::string nr = not_run_line(c.sweeps, c.hw); !nr.empty())
 		fmt::print("{}", wrapped_text(nr, 2));
 	std::fflush(stdout);
 }
@@ -171,10 +173,11 @@ void print_json(const check_cli& c, const verdict_table& vt)
 			     {"helper_laws_proved", vt.laws_proved},
 			     {"helper_laws_refuted", vt.laws_refuted},
 			     {"helper_laws_unknown", vt.laws_unknown}}}};
-	if (c.mprotect)
+	if (c.sweeps.mprotect)
 		out["mprotect"] = true;
-	if (c.swarm)
+	if (c.sweeps.swarm)
 		out["swarm"] = true;
+	out["sweep"] = to_string(c.sweeps.resolve());
 	fmt::print("{}\n", out.dump(2));
 }
 
@@ -281,7 +284,7 @@ int run_check(const check_cli& c)
 	if (!c.json)
 		print_header(c, strategies, grans, o, via);
 	progress_line where("check");
-	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.mprotect, c.swarm},
+	const verdict_table vt = compute_verdicts(strategies, grans, {o, c.cases, c.seed, c.hw, &via, c.sweeps.resolve(), c.sweeps.mprotect, c.sweeps.swarm},
 						  [&where](const std::string& what) { where.update(what); });
 	where.clear();
 	if (c.json) {
@@ -321,8 +324,7 @@ action define_check(CLI::App& sub)
 		"seed of the randomised part, decimal or 0x-hex (default 1)", "S");
 	add_hardware(sub, c->hw);
 	add_caller(sub, c->caller);
-	add_mprotect(sub, c->mprotect);
-	add_swarm(sub, c->swarm);
+	add_sweep_flags(sub, c->sweeps);
 	sub.add_flag("--json", c->json, "print the results as JSON");
 	add_once(
 		sub, "--report",

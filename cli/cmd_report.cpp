@@ -71,9 +71,9 @@ std::string caller_flag(const report_cli& c)
 	return c.caller.empty() || c.caller == "core-mm" ? "" : " --caller " + c.caller;
 }
 
-std::string mprotect_flag(const report_cli& c)
+std::string sweep_flag(const report_cli& c)
 {
-	return std::string(c.mprotect ? " --mprotect" : "") + (c.swarm ? " --swarm" : "");
+	return c.sweeps.flags();
 }
 
 // The verdict table `ptespec check --all` prints for the same seed and
@@ -86,7 +86,7 @@ std::string verdict_section(const report_cli& c, const verdict_table& vt)
 				     "strategy against each property, sampled and proved; a failing cell is in bold, the "
 				     "legend below says what each word means.\n\n",
 				     c.selection_flags(), c.cases > 0 ? fmt::format(" --cases {}", c.cases) : "", c.seed,
-				     c.proof_granule, hardware_flag(c.hw) + caller_flag(c) + mprotect_flag(c),
+				     c.proof_granule, hardware_flag(c.hw) + caller_flag(c) + sweep_flag(c),
 				     cases_text({g}, c.cases));
 	md += "| strategy |";
 	for (property p : all_properties)
@@ -264,12 +264,13 @@ int run_report(const report_cli& c)
 	const std::string gnuplot = report_prerequisites(c);
 	const mm::caller& via = caller_of(c.caller);
 	fmt::print("seed {}{}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),
-		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name, std::string(c.mprotect ? ", with mprotect" : "") + (c.swarm ? ", swarm testing" : ""),
+		   &via == &mm::core_mm() ? "" : ", caller " + via.info().name, c.sweeps.with_text(),
 		   cases_text({parse_granule(c.proof_granule)}, c.cases));
 	std::fflush(stdout);
 	progress_line where("report");
 	const verdict_table vt = compute_verdicts(c.strategies(), {parse_granule(c.proof_granule)},
-						  {report_proofs(c.jobs), c.cases, c.seed, c.hw, &via, c.mprotect, c.swarm},
+						  {report_proofs(c.jobs), c.cases, c.seed, c.hw, &via, c.sweeps.resolve(), c.sweeps.mprotect,
+						   c.sweeps.swarm},
 						  [&where](const std::string& what) { where.update(what); });
 	where.clear();
 	write_report(c, vt, gnuplot);
@@ -367,8 +368,7 @@ action define_report(CLI::App& sub)
 	add_jobs(sub, c->jobs, "cells and obligations");
 	add_hardware(sub, c->hw);
 	add_caller(sub, c->caller);
-	add_mprotect(sub, c->mprotect);
-	add_swarm(sub, c->swarm);
+	add_sweep_flags(sub, c->sweeps);
 	return [c] { return run_report(*c); };
 }
 

@@ -46,8 +46,7 @@ struct test_options {
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
 	bool adversarial = false;
-	bool mprotect = false;
-	bool swarm = false;
+	sweep_flags sweeps;
 	bool json = false;
 	bool verbose = false;
 	bool coverage = false;
@@ -151,7 +150,12 @@ void print_header(const test_options& t, const mm::caller& via, std::uint64_t se
 		fmt::print("hardware {}\n", to_string(t.hw));
 	if (&via != &mm::core_mm())
 		fmt::print("caller {}: {}\n", via.info().name, via.info().description);
-	if (const std::string nr = not_run_line(t.mprotect, t.hw); !nr.empty())
+	run_options o_sweeps;
+	o_sweeps.hw = t.hw;
+	t.sweeps.apply(o_sweeps);
+	if (const std::string s = sweeps_text(o_sweeps); !s.empty())
+		fmt::print("{}", wrapped_text("sampled in " + s, 2));
+	if (const std::string nr = not_run_line(t.sweeps, t.hw); !nr.empty())
 		fmt::print("{}", wrapped_text(nr, 2));
 	if (t.adversarial) {
 		fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
@@ -214,10 +218,11 @@ void print_json(const test_options& t, const mm::caller& via, std::uint64_t seed
 	out["seed"] = seed;
 	out["granule"] = t.granules.size() == 1 ? std::string(to_string(t.granules[0])) : "all";
 	out["adversarial"] = t.adversarial;
-	if (t.mprotect)
+	if (t.sweeps.mprotect)
 		out["mprotect"] = true;
-	if (t.swarm)
+	if (t.sweeps.swarm)
 		out["swarm"] = true;
+	out["sweep"] = to_string(t.sweeps.resolve());
 	out["hardware"] = to_string(t.hw);
 	if (&via != &mm::core_mm())
 		out["caller"] = via.info().name;
@@ -349,8 +354,7 @@ int run_test(const test_options& t)
 	every.seed = seed;
 	every.adversarial = t.adversarial;
 	every.caller = &via;
-	every.mprotect = t.mprotect;
-	every.swarm = t.swarm;
+	t.sweeps.apply(every);
 	test_run run;
 	plan_cells(t, strategies, props, every, run);
 	run_cells(t, run);
@@ -405,8 +409,7 @@ action define_test(CLI::App& sub)
 	sub.add_flag("--adversarial", t->adversarial,
 		     "callers that relax core-mm's rules the arch code must not rely on (batches cut anywhere, full=1 "
 		     "in munmap); the arch API's own rules are kept");
-	add_mprotect(sub, t->mprotect);
-	add_swarm(sub, t->swarm);
+	add_sweep_flags(sub, t->sweeps);
 	add_jobs(sub, t->jobs, "cells (strategy, property, granule)");
 	sub.add_flag("--json", t->json, "print the results as JSON");
 	sub.add_flag("--verbose", t->verbose, "show how the cases classify over the edges the generators aim at");

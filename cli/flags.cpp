@@ -158,29 +158,78 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw)
 		"the hardware to model, a comma-separated list: " + names + " (default: none of them)", "LIST");
 }
 
-CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect)
+run_options::sweeps sweep_flags::resolve() const
 {
-	return sub.add_flag("--mprotect", mprotect,
-			    "add the callers the defaults do not have yet: mprotect (change_pte_range: "
-			    "modify_prot_start_ptes and modify_prot_commit_ptes per folio batch, to read-only, read-write "
-			    "or PROT_NONE), NUMA balancing (change_prot_numa, and the hinting fault's one-entry "
-			    "restores), MADV_GUARD_INSTALL/REMOVE and MADV_COLD (clear_young_dirty_ptes of young alone)");
+	if (!mprotect && !swarm)
+		return sweep.value_or(run_options::sweeps::both);
+	if (sweep)
+		throw usage_error(fmt::format("--sweep with {}: expected one or the other (--mprotect and --swarm shape "
+					      "one sweep of their own)",
+					      mprotect ? "--mprotect" : "--swarm"));
+	return run_options::sweeps::as_given;
 }
 
-CLI::Option* add_swarm(CLI::App& sub, bool& swarm)
+void sweep_flags::apply(run_options& o) const
 {
-	return sub.add_flag("--swarm", swarm,
-			    "swarm testing: in half the cases each caller action is left out, kept or made three times as "
-			    "likely, so some lives run long without exit or munmap");
+	o.sweep = resolve();
+	o.mprotect = mprotect;
+	o.swarm = swarm;
 }
 
-std::string not_run_line(bool mprotect, const hardware_options& hw)
+std::string sweep_flags::with_text() const
 {
+	return std::string(mprotect ? ", with mprotect" : "") + (swarm ? ", swarm testing" : "");
+}
+
+std::string sweep_flags::flags() const
+{
+	switch (resolve()) {
+	case run_options::sweeps::as_given: return std::string(mprotect ? " --mprotect" : "") + (swarm ? " --swarm" : "");
+	case run_options::sweeps::core: return " --sweep core";
+	case run_options::sweeps::kernel: return " --sweep kernel";
+	case run_options::sweeps::both: break;
+	}
+	return "";
+}
+
+void add_sweep_flags(CLI::App& sub, sweep_flags& f)
+{
+	add_once(
+		sub, "--sweep",
+		[&f](const std::string& t) {
+			if (t == "core")
+				f.sweep = run_options::sweeps::core;
+			else if (t == "kernel")
+				f.sweep = run_options::sweeps::kernel;
+			else if (t == "both")
+				f.sweep = run_options::sweeps::both;
+			else
+				throw usage_error(fmt::format("--sweep '{}': expected core, kernel or both", t));
+		},
+		"which sweeps each cell makes, each its own cases from the seed: core (core-mm's everyday callers: "
+		"faults, fork, munmap, exit, reclaim, MADV_FREE), kernel (every caller -- mprotect, NUMA hinting, "
+		"guard pages, MADV_COLD too -- with swarm testing, and BBML2 drawn per case unless --hardware is "
+		"given), or both, one after the other (the default)",
+		"S");
+	sub.add_flag("--mprotect", f.mprotect,
+		     "one sweep: core-mm's callers and those that change protections -- mprotect (change_pte_range: "
+		     "modify_prot_start_ptes and modify_prot_commit_ptes per folio batch, to read-only, read-write or "
+		     "PROT_NONE), NUMA balancing (change_prot_numa, and the hinting fault's one-entry restores), "
+		     "MADV_GUARD_INSTALL/REMOVE and MADV_COLD (clear_young_dirty_ptes of young alone)");
+	sub.add_flag("--swarm", f.swarm,
+		     "one sweep with swarm testing: in half the cases each caller action is left out, kept or made "
+		     "three times as likely, so some lives run long without exit or munmap");
+}
+
+std::string not_run_line(const sweep_flags& f, const hardware_options& hw)
+{
+	const run_options::sweeps s = f.resolve();
+	const bool kernel = s == run_options::sweeps::kernel || s == run_options::sweeps::both;
 	std::vector<std::string> missing;
-	if (!mprotect)
-		missing.push_back("the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--mprotect)");
-	if (!hw.bbml2_noabort)
-		missing.push_back("BBML2 hardware (--hardware bbml2)");
+	if (!kernel && !f.mprotect)
+		missing.push_back("the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--sweep both)");
+	if (!hw.bbml2_noabort && !(kernel && hw.is_default()))
+		missing.push_back(hw.is_default() ? "BBML2 hardware (--sweep both)" : "BBML2 hardware (--hardware bbml2)");
 	if (!hw.one_cpu)
 		missing.push_back("a single CPU (--hardware one-cpu)");
 	if (!hw.no_hafdbs)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "mm/caller.h"
 #include "model/geometry.h"
 #include "model/hardware_options.h"
+#include "properties/runner.h"
 
 namespace CLI {
 class App;
@@ -58,19 +60,33 @@ hardware_options parse_hardware(std::string_view flag, std::string_view text);
 // Declares --hardware on a command that runs strategies.
 CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw);
 
-// Declares --mprotect on a command that samples the callers: the callers
-// that change protections (mprotect, NUMA balancing) join the commands.
-CLI::Option* add_mprotect(CLI::App& sub, bool& mprotect);
+// Which sweeps a command's sampled cells make (run_options::sweeps):
+// --sweep core|kernel|both, or one sweep shaped by --mprotect and --swarm.
+struct sweep_flags {
+	std::optional<run_options::sweeps> sweep;	// --sweep
+	bool mprotect = false;	// --mprotect
+	bool swarm = false;	// --swarm
 
-// What the sampled cases of a run did not exercise because an option was not
-// given -- "not run: the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--mprotect), BBML2 hardware
-// (--hardware bbml2), ..." -- or "" when every option ran.  A `holds`
-// speaks only for what ran.
-std::string not_run_line(bool mprotect, const hardware_options& hw);
+	// --mprotect or --swarm: one sweep as given; else --sweep's, by
+	// default both.  --sweep beside either is a usage_error.
+	run_options::sweeps resolve() const;
+	// Sets o's sweep, mprotect and swarm.
+	void apply(run_options& o) const;
+	// ", with mprotect, swarm testing" for a sweep as given; "" otherwise.
+	std::string with_text() const;
+	// " --mprotect --swarm", " --sweep core": the flags that ask the same.
+	std::string flags() const;
+};
 
-// Declares --swarm on a command that samples the callers: swarm testing,
-// each case drawing which caller actions it makes and how often.
-CLI::Option* add_swarm(CLI::App& sub, bool& swarm);
+// Declares --sweep, --mprotect and --swarm on a command that samples the
+// callers.
+void add_sweep_flags(CLI::App& sub, sweep_flags& f);
+
+// What the sampled cases of a run did not exercise -- "not run: the
+// mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--sweep both),
+// a single CPU (--hardware one-cpu), ..." -- or "" when everything ran.  A
+// `holds` speaks only for what ran.
+std::string not_run_line(const sweep_flags& f, const hardware_options& hw);
 
 // Declares --jobs N, 1 to 64: how many child processes run `what` at once
 // (0, when it is not given, means one per core).  More would not fit one

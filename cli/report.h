@@ -22,8 +22,7 @@ struct report_cli {
 	std::uint64_t seed = 1;
 	hardware_options hw;
 	std::string caller;	// empty: core-mm
-	bool mprotect = false;
-	bool swarm = false;
+	sweep_flags sweeps;
 	std::size_t folios = 256;
 	std::string proof_granule = "4k";
 	unsigned jobs = 0;	// 0: one per core

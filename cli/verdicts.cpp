@@ -157,12 +157,15 @@ nlohmann::json sampled_counterexample_json(const property_result& r)
 		calls.push_back({{"command", c.command}, {"call", c.call}, {"result", c.result}, {"hw", c.hw},
 				 {"runs", runs}});
 	}
-	return {{"commands", r.ce.commands},
+	nlohmann::json out = {{"commands", r.ce.commands},
 		{"world", r.ce.layout},
 		{"initial", r.ce.initial},
 		{"calls", calls},
 		{"violation", violation_json(r.ce)},
 		{"reproduce", r.ce.reproduce}};
+	if (!r.ce.sweep.empty())
+		out["sweep"] = r.ce.sweep;
+	return out;
 }
 
 nlohmann::json history_json(const history& h)

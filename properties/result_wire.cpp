@@ -69,6 +69,7 @@ std::string to_wire(const property_result& r)
 		 {"calls", calls_to_json(ce.calls)},
 		 {"initial", ce.initial},
 		 {"layout", ce.layout},
+		 {"sweep", ce.sweep},
 		 {"v", {static_cast<int>(ce.v.prop), ce.v.step, ce.v.page, ce.v.message}},
 		 {"breach", ce.breach ? breach_to_json(*ce.breach) : json(nullptr)},
 		 {"reproduce", ce.reproduce}}}};
@@ -93,6 +94,7 @@ property_result result_from_wire(const std::string& text)
 		r.ce.calls = calls_from_json(ce.at("calls"));
 		r.ce.initial = ce.at("initial").get<std::string>();
 		r.ce.layout = ce.at("layout").get<std::string>();
+		r.ce.sweep = ce.at("sweep").get<std::string>();
 		const json& v = ce.at("v");
 		r.ce.v = {static_cast<property>(v.at(0).get<int>()), v.at(1).get<std::size_t>(), v.at(2).get<std::size_t>(),
 			  v.at(3).get<std::string>()};

@@ -175,16 +175,22 @@ rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, 
 	// case may be drawn again while a later one shrinks, from the model it
 	// kept (the layouts of a granule differ only in their pfns, so a
 	// command fits each of them).
-	std::map<std::size_t, world_layout> layouts;
+	std::map<std::pair<std::size_t, bool>, world_layout> layouts;	// by shift and BBML2
 	set_failure_slot(&run.slot);
 	auto prop = [&] {
 		begin_case();
-		// Drawn first, so a case shrinks towards the aligned world.
+		// Drawn first, so a case shrinks towards the aligned world (and,
+		// where drawn, towards the hardware without BBML2).
 		const std::size_t shift = o.shift_pfns ? *gen::pfn_shift(geometry::of(o.gran)) : 0;
 		RC_CLASSIFY(shift != 0, "folios' pfns off CONT alignment");
-		auto at = layouts.find(shift);
+		hardware_options hw = o.hw;
+		if (o.draw_bbml2) {
+			hw.bbml2_noabort = *rc::gen::arbitrary<bool>();
+			RC_CLASSIFY(hw.bbml2_noabort, "BBML2 drawn for the case");
+		}
+		auto at = layouts.find({shift, hw.bbml2_noabort});
 		if (at == layouts.end())
-			at = layouts.emplace(shift, world_layout::make(o.gran, shift, o.hw)).first;
+			at = layouts.emplace(std::pair{shift, hw.bbml2_noabort}, world_layout::make(o.gran, shift, hw)).first;
 		const world_layout& w = at->second;
 		harness h(s, w, p);
 		if (o.caller)
@@ -238,6 +244,20 @@ void judge_passed(property_result& res, const rc::detail::SuccessResult& ok)
 	}
 }
 
+// The flags that run o's sweep again: the core sweep is the first of the
+// defaults, so it needs none.
+std::string sweep_flag(const run_options& o)
+{
+	switch (o.sweep) {
+	case run_options::sweeps::as_given:
+		return std::string(o.mprotect ? " --mprotect" : "") + (o.swarm ? " --swarm" : "");
+	case run_options::sweeps::core: return "";
+	case run_options::sweeps::kernel: return " --sweep kernel";
+	case run_options::sweeps::both: break;
+	}
+	throw internal_error("a run of several sweeps has no one sweep to reproduce");
+}
+
 // Replays the shrunk sequence on a fresh machine in the case's world,
 // recording every step, and keeps it as the counterexample: it must fail
 // the same property again.
@@ -272,6 +292,8 @@ sampled_counterexample replay_failure(strategy& s, property p, const run_options
 	ce.calls = calls_of(hist, starts);
 	ce.initial = rulers(hist.initial, w.geo);
 	ce.layout = w.describe();
+	if (o.draw_bbml2)
+		ce.layout += w.hw.bbml2_noabort ? "; BBML2 hardware, drawn for this case" : "; no BBML2, drawn for this case";
 	ce.v = v;
 	ce.breach = breach;
 	ce.hist = hist;
@@ -288,13 +310,102 @@ sampled_counterexample replay_failure(strategy& s, property p, const run_options
 				   loading_flag(s.info()), load_caller, s.info().name, to_string(p), to_string(o.gran),
 				   hardware_flag(o.hw), other_caller ? " --caller " + o.caller->info().name : "",
 				   o.seed, o.cases, o.adversarial ? " --adversarial" : "",
-				   std::string(o.mprotect ? " --mprotect" : "") + (o.swarm ? " --swarm" : ""));
+				   sweep_flag(o));
 	return ce;
 }
 
+// Two sweeps' results as one: the cases, calls and judgements of both;
+// the edges their cases met; exercised when either was.
+property_result merged(property_result core, const property_result& kernel)
+{
+	core.cases += kernel.cases;
+	core.calls += kernel.calls;
+	core.exercised += kernel.exercised;
+	std::map<std::string, int> tags(core.distribution.begin(), core.distribution.end());
+	for (const auto& [tag, n] : kernel.distribution)
+		tags[tag] += n;
+	core.distribution.assign(tags.begin(), tags.end());
+	if (core.v == verdict::not_exercised && kernel.v == verdict::holds) {
+		core.v = verdict::holds;
+		core.why_not_exercised.clear();
+	}
+	return core;
+}
+
+// One sweep's run.
+property_result run_sweep(strategy& s, property p, const run_options& o);
+
 } // namespace
 
+std::string_view to_string(run_options::sweeps s)
+{
+	switch (s) {
+	case run_options::sweeps::as_given: return "as given";
+	case run_options::sweeps::core: return "core";
+	case run_options::sweeps::kernel: return "kernel";
+	case run_options::sweeps::both: return "both";
+	}
+	return "?";
+}
+
+run_options sweep_options(const run_options& o, run_options::sweeps s)
+{
+	run_options r = o;
+	r.sweep = s;
+	switch (s) {
+	case run_options::sweeps::as_given: break;
+	case run_options::sweeps::core:
+		r.mprotect = r.swarm = r.draw_bbml2 = false;
+		break;
+	case run_options::sweeps::kernel:
+		r.mprotect = r.swarm = true;
+		r.draw_bbml2 = o.hw.is_default();
+		break;
+	case run_options::sweeps::both: throw internal_error("sweep_options: both is two sweeps");
+	}
+	return r;
+}
+
+std::string sweeps_text(const run_options& o)
+{
+	const std::string core = "core-mm's everyday callers";
+	const std::string kernel = fmt::format("every caller (mprotect, NUMA hinting, guard pages, MADV_COLD too), swarm "
+					       "testing{}",
+					       o.hw.is_default() ? ", BBML2 drawn per case" : "");
+	switch (o.sweep) {
+	case run_options::sweeps::as_given: return "";
+	case run_options::sweeps::core: return "one sweep: " + core;
+	case run_options::sweeps::kernel: return "one sweep: " + kernel;
+	case run_options::sweeps::both: return "two sweeps: " + core + "; then " + kernel;
+	}
+	return "";
+}
+
 property_result run_property(strategy& s, property p, const run_options& o)
+{
+	if (o.sweep != run_options::sweeps::both)
+		return run_sweep(s, p, sweep_options(o, o.sweep));
+	property_result core = run_sweep(s, p, sweep_options(o, run_options::sweeps::core));
+	if (core.v == verdict::fails) {
+		core.ce.sweep = "core";
+		return core;
+	}
+	if (core.v == verdict::not_applicable)
+		return core;
+	property_result kernel = run_sweep(s, p, sweep_options(o, run_options::sweeps::kernel));
+	if (kernel.v == verdict::fails) {
+		kernel.ce.sweep = "kernel";
+		kernel.cases += core.cases;
+		kernel.calls += core.calls;
+		kernel.exercised += core.exercised;
+		return kernel;
+	}
+	return merged(std::move(core), kernel);
+}
+
+namespace {
+
+property_result run_sweep(strategy& s, property p, const run_options& o)
 {
 	quiet_rapidcheck_configuration();
 	if (std::optional<property_result> none = unjudgeable(s, p))
@@ -327,8 +438,6 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	res.ce = replay_failure(s, p, o, run.slot, id);
 	return res;
 }
-
-namespace {
 
 // The entry of a "ptep_get(#k)" call; none for any other call.
 std::optional<std::size_t> read_index(const ce_call& c)
@@ -377,6 +486,9 @@ std::string format_counterexample(const property_result& r)
 				   r.strategy, to_string(r.prop));
 	else
 		out += fmt::format("counterexample: {} fails {} ({})\n", r.strategy, to_string(r.prop), sentence(r.prop));
+	if (!ce.sweep.empty())
+		out += fmt::format("  sweep: {}\n", ce.sweep == "kernel" ? "kernel (every caller, swarm testing)"
+									: "core (core-mm's everyday callers)");
 	out += fmt::format("  world: {}\n", ce.layout);
 	std::size_t cmd = static_cast<std::size_t>(-1);
 	for (std::size_t k = 0; k < ce.calls.size(); k++) {

@@ -48,15 +48,30 @@ struct run_options {
 	const mm::caller* caller = nullptr;	// the caller variant (--caller); nullptr: core-mm
 	bool caller_rules = true;	// off: no caller rule is checked (control tests: what the rules protect)
 	// The callers that change protections among the commands: mprotect
-	// (change_pte_range, to read-only, read-write or PROT_NONE) and NUMA
-	// balancing (change_prot_numa and the hinting fault); off by default
-	// until the defaults table is measured with them (`--mprotect`).
+	// (change_pte_range, to read-only, read-write or PROT_NONE), NUMA
+	// balancing (change_prot_numa and the hinting fault), guard pages and
+	// MADV_COLD.  Read by a run of sweeps::as_given (`--mprotect`).
 	bool mprotect = false;
 	// Swarm testing: each case draws which caller actions it makes and how
 	// often (gen::swarm); off, every case makes every action at its weight.
-	// Off by default until the defaults table is measured with it
-	// (`--swarm`).
+	// Read by a run of sweeps::as_given (`--swarm`).
 	bool swarm = false;
+	// Each case draws whether the machine has FEAT_BBM level 2 (hw is then
+	// the rest of the hardware): what the kernel sweep does when no
+	// hardware was given.
+	bool draw_bbml2 = false;
+	// The sweeps a run makes, each its own RapidCheck run of `cases` cases
+	// from the seed, one after the other; the first that fails is the
+	// verdict (sweep_options gives each one's options):
+	//   as_given  one, as mprotect, swarm and draw_bbml2 say;
+	//   core      one: core-mm's everyday callers (faults, fork, munmap,
+	//             exit, reclaim, MADV_FREE...), every action at its weight;
+	//   kernel    one: every caller (mprotect, NUMA hinting, guard pages and
+	//             MADV_COLD too), swarm testing, and BBML2 drawn per case
+	//             unless hw has it;
+	//   both      core, then kernel: the CLI's default.
+	enum class sweeps { as_given, core, kernel, both };
+	sweeps sweep = sweeps::as_given;
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
 };
@@ -80,6 +95,9 @@ struct sampled_counterexample {
 	// call never reached the strategy, and the case failed on the
 	// caller's account, not the property's.
 	std::optional<mm::caller_breach> breach;
+	// The sweep of a run of several (run_options::sweeps) it failed in:
+	// "core" or "kernel"; "" for a run of one.
+	std::string sweep;
 	std::string reproduce;	// one-line command
 	// The replayed case, every step recorded: what the proofs' agreement
 	// check (proofs::judge_agreement) re-judges.
@@ -126,6 +144,15 @@ inline constexpr std::string_view verdict_legend =
 
 // Whether the strategy has the calls the property judges.
 bool property_applicable(const strategy& s, property p);
+
+// "as given", "core", "kernel", "both".
+std::string_view to_string(run_options::sweeps s);
+
+// The options of one sweep of o (run_options::sweeps; s: core or kernel).
+run_options sweep_options(const run_options& o, run_options::sweeps s);
+// "core callers; every caller, swarm testing, BBML2 drawn per case": what
+// the sweeps of o are, for a header line.
+std::string sweeps_text(const run_options& o);
 
 property_result run_property(strategy& s, property p, const run_options& o);
 

@@ -19,9 +19,12 @@ namespace {
 // is ptespec's own bug -- both are printed and the command exits 3.
 std::string agreement_of(const sampled_job& j, const property_result& tr)
 {
+	// On the hardware the case ran on, which the kernel sweep draws.
+	proofs::prove_options po = j.po;
+	po.hw = tr.ce.hist.hw;
 	const proofs::agreement a = tr.ce.hint ? proofs::judge_hint_agreement(*j.s, tr.ce.hist.geo, tr.ce.hist.folios,
-									       *tr.ce.hint, j.po.hw)
-					       : proofs::judge_agreement(*j.s, tr.ce.hist, tr.prop, j.po);
+									       *tr.ce.hint, po.hw)
+					       : proofs::judge_agreement(*j.s, tr.ce.hist, tr.prop, po);
 	switch (a.v) {
 	case proofs::agreement::verdict::agrees: return "agrees: " + a.why;
 	case proofs::agreement::verdict::undecided: return "undecided: " + a.why;

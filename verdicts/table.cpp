@@ -83,6 +83,7 @@ verdict_table compute_verdicts(const std::vector<strategy*>& strategies, const s
 	every.hw = t.hw;
 	every.seed = t.seed;
 	every.caller = &via;
+	every.sweep = t.sweep;
 	every.mprotect = t.mprotect;
 	every.swarm = t.swarm;
 	std::vector<sampled_job> jobs;

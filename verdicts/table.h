@@ -61,8 +61,9 @@ struct table_options {
 	std::uint64_t seed = 1;
 	hardware_options hw;
 	const mm::caller* via = nullptr;	// nullptr: core-mm
-	bool mprotect = false;	// the mprotect caller among the sampled commands
-	bool swarm = false;	// swarm testing (run_options::swarm)
+	run_options::sweeps sweep = run_options::sweeps::as_given;	// the sweeps of each cell
+	bool mprotect = false;	// a sweep as given: the mprotect caller among the sampled commands
+	bool swarm = false;	// a sweep as given: swarm testing (run_options::swarm)
 };
 
 // Proves, then samples, every cell.  `progress` (may be empty) hears a short
