@@ -28,12 +28,23 @@ TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
 	EXPECT_EQ(o.out.rfind("seed 7\nhardware bbml2\n", 0), 0u) << o.out;
 	const outcome plain = run_ptespec({"test", "--strategy", "mainline", "--seed", "7", "--cases", "30"});
 	EXPECT_EQ(plain.out.find("\nhardware "), std::string::npos) << plain.out;
-	// What did not run is said, and what an option added is not.
-	const std::string callers = "not run: the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--mprotect),";
-	EXPECT_NE(plain.out.find(callers), std::string::npos) << plain.out;
-	EXPECT_NE(plain.out.find("BBML2 hardware (--hardware bbml2)"), std::string::npos) << plain.out;
-	EXPECT_NE(o.out.find(callers), std::string::npos) << o.out;
-	EXPECT_EQ(o.out.find("BBML2 hardware (--hardware bbml2)"), std::string::npos) << o.out;
+	// What did not run is said, and what ran is not: by default the kernel
+	// sweep runs the mprotect family and draws BBML2; the core sweep alone
+	// has neither; under --hardware bbml2 nothing is drawn.
+	const std::string callers = "the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--sweep both)";
+	EXPECT_NE(plain.out.find("sampled in two sweeps: core-mm's everyday callers; then every caller"),
+		  std::string::npos)
+		<< plain.out;
+	EXPECT_EQ(plain.out.find(callers), std::string::npos) << plain.out;
+	EXPECT_EQ(plain.out.find("BBML2 hardware ("), std::string::npos) << plain.out;
+	const outcome core =
+		run_ptespec({"test", "--strategy", "mainline", "--seed", "7", "--cases", "30", "--sweep", "core"});
+	EXPECT_NE(core.out.find("sampled in one sweep: core-mm's everyday callers\n"), std::string::npos) << core.out;
+	EXPECT_NE(core.out.find("not run: " + callers + ", BBML2 hardware (--sweep both),"), std::string::npos)
+		<< core.out;
+	EXPECT_EQ(o.out.find(callers), std::string::npos) << o.out;
+	EXPECT_EQ(o.out.find("BBML2 hardware ("), std::string::npos) << o.out;
+	EXPECT_EQ(o.out.find("BBML2 drawn per case"), std::string::npos) << o.out;
 	EXPECT_NE(o.out.find("a single CPU"), std::string::npos) << o.out;
 }
 
