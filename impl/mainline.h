@@ -535,6 +535,22 @@ struct mainline_ops : pte_primitives<M, Self> {
 };
 
 // Mainline as merged: the batch design the thread settled on.
+// The batch [i, i + nr) widened to the runs its first and last entries lie
+// in when those are valid CONT entries (not merely CONT: a PROT_NONE entry
+// keeps CONT); s is the strategy, for its __ptep_get.  The young and dirty
+// clears of valid-cont-young and of the thread's variants widen so.
+template <class S, class M>
+std::pair<std::size_t, std::size_t> widened_from_valid_cont(S& s, M& m, std::size_t i, std::size_t nr)
+{
+	const geometry& g = m.geo();
+	std::size_t first = i, end = i + nr;
+	if (m.branch(pte_valid_cont(s.__ptep_get(m, i + nr - 1))))
+		end = g.run_start(end + g.cont_ptes - 1);
+	if (m.branch(pte_valid_cont(s.__ptep_get(m, i))))
+		first = g.run_start(i);
+	return {first, end};
+}
+
 template <class M>
 struct mainline : mainline_ops<M, mainline<M>> {};
 

@@ -25,21 +25,6 @@
 
 namespace ptespec::variants {
 
-// The batch [i, i + nr) widened to the runs its first and last entries lie
-// in when those are valid CONT entries; s is the strategy, for its
-// __ptep_get.
-template <class S, class M>
-std::pair<std::size_t, std::size_t> widened_from_valid_cont(S& s, M& m, std::size_t i, std::size_t nr)
-{
-	const geometry& g = m.geo();
-	std::size_t first = i, end = i + nr;
-	if (m.branch(pte_valid_cont(s.__ptep_get(m, i + nr - 1))))
-		end = g.run_start(end + g.cont_ptes - 1);
-	if (m.branch(pte_valid_cont(s.__ptep_get(m, i))))
-		first = g.run_start(i);
-	return {first, end};
-}
-
 template <class M>
 struct valid_cont_young : mainline_ops<M, valid_cont_young<M>> {
 	// Every young and dirty clear widens through here.  A one-entry call on

@@ -38,6 +38,6 @@ struct get_and_clear_valid_flags_only : mainline_ops<M, get_and_clear_valid_flag
 // valid CONT entry: the builtin strategy valid-cont-young.
 template <class M>
 using young_widening_from_valid_cont_only = variants::valid_cont_young<M>;
-using variants::widened_from_valid_cont;
+using ptespec::widened_from_valid_cont;
 
 } // namespace ptespec::controls
