@@ -274,6 +274,7 @@ void print_details(const verdict_table& vt)
 
 int run_check(const check_cli& c)
 {
+	(void)c.sweeps.resolve();	// --sweep beside --mprotect: refused before anything is printed
 	const std::vector<strategy*> strategies = c.sel.resolve();
 	const std::vector<granule> grans = c.proof.grans();
 	const proofs::prove_options o = c.proof.options();

@@ -261,6 +261,7 @@ std::string cost_section(const report_cli& c, const fs::path& dir, const std::st
 
 int run_report(const report_cli& c)
 {
+	(void)c.sweeps.resolve();	// --sweep beside --mprotect: refused before anything is printed
 	const std::string gnuplot = report_prerequisites(c);
 	const mm::caller& via = caller_of(c.caller);
 	fmt::print("seed {}{}{}{}, {}\n", c.seed, c.hw.is_default() ? "" : ", hardware " + to_string(c.hw),

@@ -342,6 +342,7 @@ void print_text(const test_options& t, const std::vector<strategy*>& strategies,
 
 int run_test(const test_options& t)
 {
+	(void)t.sweeps.resolve();	// --sweep beside --mprotect: refused before anything is printed
 	const std::vector<strategy*> strategies = t.sel.resolve();
 	const std::vector<property> props = chosen_properties(t.properties);
 	const mm::caller& via = caller_of(t.caller);

@@ -67,14 +67,16 @@ TEST(cli_same_bytes, check_with_one_job_and_with_two)
 {
 	same_for_one_and_two_jobs({"check", "--strategy", "simple", "--strategy", "gather-writeback", "--granule", "4k",
 				   "--cases", "300", "--seed", "3", "--obligation", "exit/"});
+	// The JSON document over the core sweep alone (the text above has both).
 	same_for_one_and_two_jobs({"check", "--strategy", "simple", "--granule", "4k", "--cases", "300", "--seed", "3",
-				   "--obligation", "exit/", "--json"});
+				   "--obligation", "exit/", "--json", "--sweep", "core"});
 }
 
 TEST(cli_same_bytes, test_with_one_job_and_with_two)
 {
 	same_for_one_and_two_jobs({"test", "--strategy", "simple", "--strategy", "robust", "--cases", "300", "--seed", "7"});
-	same_for_one_and_two_jobs({"test", "--strategy", "simple", "--cases", "300", "--seed", "7", "--json"});
+	same_for_one_and_two_jobs({"test", "--strategy", "simple", "--cases", "300", "--seed", "7", "--json", "--sweep",
+				   "core"});
 }
 
 // A control for the comparison: two seeds do give two transcripts, so the

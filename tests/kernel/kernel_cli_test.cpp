@@ -25,8 +25,10 @@ const std::string tree_name = "kernel-7.0.0-ptespec";
 
 TEST(kernel_cli, the_test_tree_holds_everything_sampled_and_says_no_proof_was_attempted)
 {
+	// Every granule, core-mm's callers: the kernel sweep on a tree is
+	// check_with_mprotect_...'s.
 	const outcome o = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "check", "--strategy", tree_name, "--granule",
-				       "all", "--cases", "400"});
+				       "all", "--cases", "400", "--sweep", "core"});
 	EXPECT_EQ(o.status, 0) << o.show();
 	EXPECT_NE(o.out.find("cells: 30 passed, 0 failed, 0 undecided"), std::string::npos) << o.show();
 	EXPECT_EQ(o.out.find("proved  "), std::string::npos) << o.show();
@@ -154,7 +156,9 @@ outcome test_edited_tree(const std::string& what, const std::string& file, const
 {
 	const fs::path t = copy_tree(what);
 	edit(t, file, from, to);
-	return run_ptespec({"--kernel", what + "=" + t.string(), "test", "--strategy", what, "--property", prop});
+	// Core-mm's callers are enough for each edit, and half the time.
+	return run_ptespec({"--kernel", what + "=" + t.string(), "test", "--strategy", what, "--property", prop, "--sweep",
+			    "core"});
 }
 
 // A control only the WARN path catches: set_ptes hands a single page to
