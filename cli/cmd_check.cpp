@@ -119,13 +119,7 @@ void print_header(const check_cli& c, const std::vector<strategy*>& strategies, 
 		fmt::print("seed {}{}, hardware {}, {}; proofs: none (they model hardware that manages "
 			   "access/dirty itself)\n",
 			   c.seed, with, to_string(c.hw), cases_text(grans, c.cases));
-	run_options o_sweeps;
-	o_sweeps.hw = c.hw;
-	c.sweeps.apply(o_sweeps);
-	if (const std::string s = sweeps_text(o_sweeps); !s.empty())
-		fmt::print("{}", wrapped_text("sampled in " + s, 2));
-	if (const std::string nr = not_run_line(c.sweeps, c.hw); !nr.empty())
-		fmt::print("{}", wrapped_text(nr, 2));
+	fmt::print("{}", sampled_lines(c.sweeps, c.hw));
 	std::fflush(stdout);
 }
 

@@ -150,13 +150,7 @@ void print_header(const test_options& t, const mm::caller& via, std::uint64_t se
 		fmt::print("hardware {}\n", to_string(t.hw));
 	if (&via != &mm::core_mm())
 		fmt::print("caller {}: {}\n", via.info().name, via.info().description);
-	run_options o_sweeps;
-	o_sweeps.hw = t.hw;
-	t.sweeps.apply(o_sweeps);
-	if (const std::string s = sweeps_text(o_sweeps); !s.empty())
-		fmt::print("{}", wrapped_text("sampled in " + s, 2));
-	if (const std::string nr = not_run_line(t.sweeps, t.hw); !nr.empty())
-		fmt::print("{}", wrapped_text(nr, 2));
+	fmt::print("{}", sampled_lines(t.sweeps, t.hw));
 	if (t.adversarial) {
 		fmt::print("adversarial callers relax the rules the arch code must not rely on:\n");
 		for (const char* rule : adversarial_rules)

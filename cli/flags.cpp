@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "model/errors.h"
+#include "model/transcript.h"
 
 namespace ptespec::cli {
 
@@ -219,6 +220,19 @@ void add_sweep_flags(CLI::App& sub, sweep_flags& f)
 	sub.add_flag("--swarm", f.swarm,
 		     "one sweep with swarm testing: in half the cases each caller action is left out, kept or made "
 		     "three times as likely, so some lives run long without exit or munmap");
+}
+
+std::string sampled_lines(const sweep_flags& f, const hardware_options& hw)
+{
+	run_options o;
+	o.hw = hw;
+	f.apply(o);
+	std::string out;
+	if (const std::string s = sweeps_text(o); !s.empty())
+		out += wrapped_text("sampled in " + s, 2);
+	if (const std::string nr = not_run_line(f, hw); !nr.empty())
+		out += wrapped_text(nr, 2);
+	return out;
 }
 
 std::string not_run_line(const sweep_flags& f, const hardware_options& hw)

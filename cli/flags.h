@@ -82,6 +82,11 @@ struct sweep_flags {
 // callers.
 void add_sweep_flags(CLI::App& sub, sweep_flags& f);
 
+// The lines under a sampled run's seed line: what its sweeps were
+// ("sampled in two sweeps: ..."), then not_run_line's; each wrapped,
+// indented 2.
+std::string sampled_lines(const sweep_flags& f, const hardware_options& hw);
+
 // What the sampled cases of a run did not exercise -- "not run: the
 // mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--sweep both),
 // a single CPU (--hardware one-cpu), ..." -- or "" when everything ran.  A

@@ -314,22 +314,29 @@ sampled_counterexample replay_failure(strategy& s, property p, const run_options
 	return ce;
 }
 
-// Two sweeps' results as one: the cases, calls and judgements of both;
-// the edges their cases met; exercised when either was.
-property_result merged(property_result core, const property_result& kernel)
+// Two sweeps' results as one, with the cases, calls and judgements of
+// both: the kernel sweep's failure; else the core sweep's verdict with the
+// edges both met, exercised when either was.
+property_result merged(const property_result& core, const property_result& kernel)
 {
-	core.cases += kernel.cases;
-	core.calls += kernel.calls;
-	core.exercised += kernel.exercised;
+	const bool failed = kernel.v == verdict::fails;
+	property_result out = failed ? kernel : core;
+	out.cases = core.cases + kernel.cases;
+	out.calls = core.calls + kernel.calls;
+	out.exercised = core.exercised + kernel.exercised;
+	if (failed) {
+		out.ce.sweep = "kernel";
+		return out;
+	}
 	std::map<std::string, int> tags(core.distribution.begin(), core.distribution.end());
 	for (const auto& [tag, n] : kernel.distribution)
 		tags[tag] += n;
-	core.distribution.assign(tags.begin(), tags.end());
-	if (core.v == verdict::not_exercised && kernel.v == verdict::holds) {
-		core.v = verdict::holds;
-		core.why_not_exercised.clear();
+	out.distribution.assign(tags.begin(), tags.end());
+	if (out.v == verdict::not_exercised && kernel.v == verdict::holds) {
+		out.v = verdict::holds;
+		out.why_not_exercised.clear();
 	}
-	return core;
+	return out;
 }
 
 // One sweep's run.
@@ -392,15 +399,7 @@ property_result run_property(strategy& s, property p, const run_options& o)
 	}
 	if (core.v == verdict::not_applicable)
 		return core;
-	property_result kernel = run_sweep(s, p, sweep_options(o, run_options::sweeps::kernel));
-	if (kernel.v == verdict::fails) {
-		kernel.ce.sweep = "kernel";
-		kernel.cases += core.cases;
-		kernel.calls += core.calls;
-		kernel.exercised += core.exercised;
-		return kernel;
-	}
-	return merged(std::move(core), kernel);
+	return merged(core, run_sweep(s, p, sweep_options(o, run_options::sweeps::kernel)));
 }
 
 namespace {

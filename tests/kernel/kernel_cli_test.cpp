@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/cli/run.h"
+#include "tests/kernel/cli_env.h"
 #include "tests/kernel/tree_util.h"
 
 namespace ptespec {
@@ -14,14 +15,6 @@ namespace {
 
 using namespace cli_test;
 using namespace kernel_test;
-
-// Every test's modules land in the build directory's cache.
-struct cache_env : ::testing::Environment {
-	void SetUp() override { setenv("PTESPEC_CACHE", PTESPEC_TEST_CACHE, 1); }
-};
-const auto* const env = ::testing::AddGlobalTestEnvironment(new cache_env);
-
-const std::string tree_name = "kernel-7.0.0-ptespec";
 
 TEST(kernel_cli, the_test_tree_holds_everything_sampled_and_says_no_proof_was_attempted)
 {

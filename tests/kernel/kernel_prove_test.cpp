@@ -2,14 +2,13 @@
 // symbolic build (the tree compiled a second time, as C++ with the proofs'
 // words).  Its own binary, in the unsanitized tier: the time goes into Z3.
 
-#include <stdlib.h>
-
 #include <map>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/run.h"
+#include "tests/kernel/cli_env.h"
 #include "tests/kernel/tree_util.h"
 
 namespace ptespec {
@@ -17,14 +16,6 @@ namespace {
 
 using namespace cli_test;
 using namespace kernel_test;
-
-// Every test's modules land in the build directory's cache.
-struct cache_env : ::testing::Environment {
-	void SetUp() override { setenv("PTESPEC_CACHE", PTESPEC_TEST_CACHE, 1); }
-};
-const auto* const env = ::testing::AddGlobalTestEnvironment(new cache_env);
-
-const std::string tree_name = "kernel-7.0.0-ptespec";
 
 // The symbolic build: the tree's own sources compiled a second time, as
 // C++ with the proofs' words, and proved.  Per obligation: `a`'s verdict
