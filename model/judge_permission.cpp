@@ -56,7 +56,7 @@ void checker::set_asks(const call& c, bool ended)
 // the flush core-mm makes after the call, which the shadow does not see
 // for fork: it is not judged here; a repaint that changes permission
 // without a flush is well-formed's.)
-bool checker::judge_run_permission(const table_t& t, std::size_t run, const std::string& when)
+bool checker::judge_run_permission(const table_t& t, std::size_t run, const std::function<std::string()>& when)
 {
 	const std::size_t last = std::min(run + geo_.cont_ptes, n_);
 	unsigned table_cont = 0, tlb_cont = 0;
@@ -82,7 +82,7 @@ bool checker::judge_run_permission(const table_t& t, std::size_t run, const std:
 		const unsigned extra = g & ~allowed_[k];
 		if (extra) {
 			report(property::permission, k,
-			       fmt::format("{} #{} grants {} through {}, but the calls asked it for {}", when, k,
+			       fmt::format("{} #{} grants {} through {}, but the calls asked it for {}", when(), k,
 					   perm_names(extra), grant_source(t, k, extra), perm_names(allowed_[k])));
 			break;
 		}
@@ -119,8 +119,9 @@ void checker::judge_permission(const primitive_step& p, const table_t& t)
 	if (!pte_valid(p.new_value) || seen(property::permission))
 		return;
 	exercise(property::permission);
-	judge_run_permission(t, geo_.run_start(p.index), fmt::format("when {} stored {:#018x} into #{},", describe(cur_),
-								       p.new_value, p.index));
+	judge_run_permission(t, geo_.run_start(p.index), [&] {
+		return fmt::format("when {} stored {:#018x} into #{},", describe(cur_), p.new_value, p.index);
+	});
 }
 
 // permission at a call end: every run the call's range or its stores
@@ -137,7 +138,7 @@ void checker::judge_permission(const ended_call& e)
 	std::sort(runs.begin(), runs.end());
 	runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
 	bool any = false;
-	const std::string when = fmt::format("after {}", describe(e.c));
+	const auto when = [&] { return fmt::format("after {}", describe(e.c)); };
 	for (std::size_t run : runs)
 		any = judge_run_permission(e.t, run, when) || any;
 	if (any)

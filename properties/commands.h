@@ -79,8 +79,9 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m);
 bool replay_commands(const std::vector<command_ptr>& cmds, world_model m, harness& h, violation* out,
 		     std::optional<mm::caller_breach>* breach = nullptr);
 
-// Where command::run files a failure before it fails the case; begin_case()
-// starts the log of executed commands afresh.
+// Where command::run files a failure before it fails the case (none: the
+// failure is thrown on, out of the case); begin_case() starts the log of
+// executed commands afresh.
 void set_failure_slot(failure_slot* slot);
 void begin_case();
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -167,17 +168,29 @@ struct case_run {
 	std::uint64_t calls = 0, exercised = 0;
 };
 
+// What a run does around each case: `skip` says a case need not run at
+// all; `after` sees the harness of a case that ran to its end, or null
+// when a caller broke a rule in a run judging no one property.
+struct case_hooks {
+	std::function<bool()> skip;
+	std::function<void(const harness*)> after;
+};
+
 // RapidCheck draws and shrinks the cases: each is a command sequence run on
-// a fresh harness in a world of its own shift.
-rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, const std::string& id, case_run& run)
+// a fresh harness in a world of its own shift, judged for `judged` (every
+// property is judged; none fails the case when judged is empty).
+rc::detail::TestResult run_cases(strategy& s, std::optional<property> judged, const run_options& o,
+				 const std::string& id, failure_slot* slot, const case_hooks& hooks)
 {
 	// One layout per shift, kept for the whole run: a command drawn in one
 	// case may be drawn again while a later one shrinks, from the model it
 	// kept (the layouts of a granule differ only in their pfns, so a
 	// command fits each of them).
 	std::map<std::pair<std::size_t, bool>, world_layout> layouts;	// by shift and BBML2
-	set_failure_slot(&run.slot);
+	set_failure_slot(slot);
 	auto prop = [&] {
+		if (hooks.skip && hooks.skip())
+			return;
 		begin_case();
 		// Drawn first, so a case shrinks towards the aligned world (and,
 		// where drawn, towards the hardware without BBML2).
@@ -192,7 +205,7 @@ rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, 
 		if (at == layouts.end())
 			at = layouts.emplace(std::pair{shift, hw.bbml2_noabort}, world_layout::make(o.gran, shift, hw)).first;
 		const world_layout& w = at->second;
-		harness h(s, w, p);
+		harness h(s, w, judged);
 		if (o.caller)
 			h.set_caller(*o.caller);
 		h.set_caller_rules(o.caller_rules);
@@ -204,9 +217,14 @@ rc::detail::TestResult run_cases(strategy& s, property p, const run_options& o, 
 			RC_CLASSIFY(std::any_of(start.swarm.begin(), start.swarm.end(), [](auto k) { return k != 1; }),
 				    "swarm: some caller actions left out or tripled");
 		}
-		rc::state::check(start, h, [](const world_model& m) { return any_command(m); });
-		run.calls += h.calls();
-		run.exercised += h.judge().exercised(p);
+		try {
+			rc::state::check(start, h, [](const world_model& m) { return any_command(m); });
+		} catch (const property_failed&) {
+			// Only without a failure slot does a failure reach here.
+			hooks.after(nullptr);
+			return;
+		}
+		hooks.after(&h);
 	};
 	rc::detail::TestParams params;
 	params.seed = o.seed;
@@ -404,6 +422,107 @@ property_result run_property(strategy& s, property p, const run_options& o)
 
 namespace {
 
+// The properties of ps that held in every case of one sweep judged
+// together: each case runs once and is judged for all of them.  Case k
+// here is case k of each property's own run -- the same seed and case
+// count, and nothing a case draws or does depends on the property judged
+// (a failure of the judged one only ends the case early) -- so one that
+// held here holds in its own run, with the same cases, calls and edges.
+// The others are left empty, for their own run to find and shrink the
+// failure.
+std::vector<std::optional<property_result>> held_together(strategy& s, const std::vector<property>& ps,
+							  const run_options& o)
+{
+	quiet_rapidcheck_configuration();
+	std::vector<std::optional<property_result>> out(ps.size());
+	std::vector<bool> open(ps.size(), true);
+	std::vector<std::uint64_t> exercised(ps.size(), 0);
+	std::size_t left = ps.size();
+	std::uint64_t calls = 0;
+	const case_hooks hooks{[&] { return left == 0; },
+			       [&](const harness* h) {
+				       // A caller's broken rule (no harness) fails every
+				       // property still open in this case.
+				       for (std::size_t k = 0; k < ps.size(); k++) {
+					       if (!open[k])
+						       continue;
+					       if (!h || h->judge().first(ps[k])) {
+						       open[k] = false;
+						       left--;
+					       } else {
+						       exercised[k] += h->judge().exercised(ps[k]);
+					       }
+				       }
+				       if (h)
+					       calls += h->calls();
+			       }};
+	const rc::detail::TestResult result = run_cases(s, std::nullopt, o, s.info().name + "/together", nullptr, hooks);
+	rc::detail::SuccessResult ok;
+	if (!result.match(ok))
+		return out;
+	for (std::size_t k = 0; k < ps.size(); k++) {
+		if (!open[k])
+			continue;
+		property_result res;
+		res.strategy = s.info().name;
+		res.prop = ps[k];
+		res.calls = calls;
+		res.exercised = exercised[k];
+		judge_passed(res, ok);
+		out[k] = std::move(res);
+	}
+	return out;
+}
+
+// One sweep's runs of several properties: those that held judged together,
+// each of the others run on its own.
+std::vector<property_result> sweep_together(strategy& s, const std::vector<property>& ps, const run_options& o)
+{
+	std::vector<property_result> out(ps.size());
+	std::vector<property> judged;
+	std::vector<std::size_t> at;
+	for (std::size_t k = 0; k < ps.size(); k++) {
+		if (std::optional<property_result> none = unjudgeable(s, ps[k])) {
+			out[k] = std::move(*none);
+			continue;
+		}
+		judged.push_back(ps[k]);
+		at.push_back(k);
+	}
+	std::vector<std::optional<property_result>> held(judged.size());
+	if (judged.size() > 1)
+		held = held_together(s, judged, o);
+	for (std::size_t i = 0; i < judged.size(); i++)
+		out[at[i]] = held[i] ? std::move(*held[i]) : run_sweep(s, judged[i], o);
+	return out;
+}
+
+} // namespace
+
+std::vector<property_result> run_properties(strategy& s, const std::vector<property>& ps, const run_options& o)
+{
+	if (o.sweep != run_options::sweeps::both)
+		return sweep_together(s, ps, sweep_options(o, o.sweep));
+	std::vector<property_result> out = sweep_together(s, ps, sweep_options(o, run_options::sweeps::core));
+	std::vector<property> again;
+	std::vector<std::size_t> at;
+	for (std::size_t k = 0; k < ps.size(); k++) {
+		if (out[k].v == verdict::fails)
+			out[k].ce.sweep = "core";
+		else if (out[k].v != verdict::not_applicable) {
+			again.push_back(ps[k]);
+			at.push_back(k);
+		}
+	}
+	const std::vector<property_result> kernel =
+		sweep_together(s, again, sweep_options(o, run_options::sweeps::kernel));
+	for (std::size_t i = 0; i < again.size(); i++)
+		out[at[i]] = merged(out[at[i]], kernel[i]);
+	return out;
+}
+
+namespace {
+
 property_result run_sweep(strategy& s, property p, const run_options& o)
 {
 	quiet_rapidcheck_configuration();
@@ -414,7 +533,10 @@ property_result run_sweep(strategy& s, property p, const run_options& o)
 	res.prop = p;
 	const std::string id = res.strategy + "/" + std::string(to_string(p));
 	case_run run;
-	const rc::detail::TestResult result = run_cases(s, p, o, id, run);
+	const rc::detail::TestResult result = run_cases(s, p, o, id, &run.slot, {{}, [&](const harness* h) {
+								     run.calls += h->calls();
+								     run.exercised += h->judge().exercised(p);
+							     }});
 	res.calls = run.calls;
 	res.exercised = run.exercised;
 

@@ -74,6 +74,8 @@ struct run_options {
 	sweeps sweep = sweeps::as_given;
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
+
+	bool operator==(const run_options&) const = default;
 };
 
 // One call of a counterexample, ready to print or serialise.
@@ -155,6 +157,11 @@ run_options sweep_options(const run_options& o, run_options::sweeps s);
 std::string sweeps_text(const run_options& o);
 
 property_result run_property(strategy& s, property p, const run_options& o);
+// run_property of each of ps, the same results, at the cost of about one:
+// the cases of each sweep run once, judged for every property, and only a
+// property that failed runs again on its own to find and shrink its
+// counterexample.  o.cases is every property's case count.
+std::vector<property_result> run_properties(strategy& s, const std::vector<property>& ps, const run_options& o);
 
 // The counterexample as text: commands, calls, hardware events and the
 // rulers of the runs each call changed; ends with the reproduce line.

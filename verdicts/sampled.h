@@ -1,9 +1,11 @@
-// The sampled cells of a table, run side by side: each (strategy, property,
-// granule) run in a child process of its own (os/children.h), the results
-// handed back in the order asked, so what is printed from them is the same
-// bytes whatever the number of jobs.  A cell is a whole RapidCheck run from
-// its seed: it shares nothing with the others, so running it elsewhere
-// changes nothing it finds.
+// The sampled cells of a table, run side by side: the cells of one strategy
+// and granule with the same options run as one group (run_properties: each
+// case runs once, judged for all of their properties), each group in a
+// child process of its own (os/children.h), the results handed back in the
+// order asked, so what is printed from them is the same bytes whatever the
+// number of jobs.  A cell's result is that of its own RapidCheck run from
+// its seed, whichever group it ran in, so running it elsewhere changes
+// nothing it finds.
 #pragma once
 
 #include <cstddef>
@@ -39,10 +41,11 @@ struct sampled_status {
 	std::vector<std::size_t> running;	// the jobs running now
 };
 
-// Runs every job, `jobs` at a time (0: one per core; 1: one after another in this process;
-// a job with a coverage recorder always runs here, since what it records
-// stays in this process).  Results in job order.  A re-judgement that
-// contradicts the checker is ptespec's own bug: internal_error.
+// Runs every job, `jobs` groups at a time (0: one per core; 1: one after
+// another in this process; a job with a coverage recorder runs alone, and
+// here, since what it records stays in this process).  Results in job
+// order.  A re-judgement that contradicts the checker is ptespec's own
+// bug: internal_error.
 std::vector<sampled_cell> run_sampled(const std::vector<sampled_job>& list, unsigned jobs,
 				      const std::function<void(const sampled_status&)>& progress = {});
 
