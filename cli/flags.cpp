@@ -209,14 +209,15 @@ void add_sweep_flags(CLI::App& sub, sweep_flags& f)
 		},
 		"which sweeps each cell makes, each its own cases from the seed: core (core-mm's everyday callers: "
 		"faults, fork, munmap, exit, reclaim, MADV_FREE), kernel (every caller -- mprotect, NUMA hinting, "
-		"guard pages, MADV_COLD too -- with swarm testing, and BBML2 drawn per case unless --hardware is "
+		"guard pages, MADV_COLD, mremap too -- with swarm testing, and BBML2 drawn per case unless --hardware is "
 		"given), or both, one after the other (the default)",
 		"S");
 	sub.add_flag("--mprotect", f.mprotect,
 		     "one sweep: core-mm's callers and those that change protections -- mprotect (change_pte_range: "
 		     "modify_prot_start_ptes and modify_prot_commit_ptes per folio batch, to read-only, read-write or "
 		     "PROT_NONE), NUMA balancing (change_prot_numa, and the hinting fault's one-entry restores), "
-		     "MADV_GUARD_INSTALL/REMOVE and MADV_COLD (clear_young_dirty_ptes of young alone)");
+		     "MADV_GUARD_INSTALL/REMOVE, MADV_COLD (clear_young_dirty_ptes of young alone) and mremap "
+		     "(move_ptes: ptep_get_and_clear of every entry, present or not)");
 	sub.add_flag("--swarm", f.swarm,
 		     "one sweep with swarm testing: in half the cases each caller action is left out, kept or made "
 		     "three times as likely, so some lives run long without exit or munmap");
@@ -241,7 +242,7 @@ std::string not_run_line(const sweep_flags& f, const hardware_options& hw)
 	const bool kernel = s == run_options::sweeps::kernel || s == run_options::sweeps::both;
 	std::vector<std::string> missing;
 	if (!kernel && !f.mprotect)
-		missing.push_back("the mprotect, NUMA-hinting, guard-page and MADV_COLD callers (--sweep both)");
+		missing.push_back("the mprotect, NUMA-hinting, guard-page, MADV_COLD and mremap callers (--sweep both)");
 	if (!hw.bbml2_noabort && !(kernel && hw.is_default()))
 		missing.push_back(hw.is_default() ? "BBML2 hardware (--sweep both)" : "BBML2 hardware (--hardware bbml2)");
 	if (!hw.one_cpu)

@@ -316,6 +316,24 @@ void guard_remove(call_sink& s, std::size_t first, std::size_t last)
 	}
 }
 
+void move_ptes(call_sink& s, std::size_t first, std::size_t last)
+{
+	bool moved_present = false;
+	for (std::size_t i = first; i < last; i++) {
+		const std::optional<std::uint64_t> v = read_pte(s, i);
+		if (!v)
+			return;
+		if (pte_none(*v))
+			continue;
+		moved_present = moved_present || pte_present(*v);
+		// The value taken out is what set_pte_at writes at the new address.
+		if (!s.run({call_kind::ptep_get_and_clear, i, 1, false, 0, 0}))
+			return;
+	}
+	if (moved_present)
+		s.flush_range(first, last - first);
+}
+
 void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)
 {
 	const std::optional<std::uint64_t> v = read_pte(s, page);

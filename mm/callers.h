@@ -176,6 +176,17 @@ void guard_install(call_sink& s, const memory& mem, std::size_t first, std::size
 // pte_clear, which core-mm's clear_non_present_ptes of one entry is.
 void guard_remove(call_sink& s, std::size_t first, std::size_t last);
 
+// move_ptes (mremap moving [first, last) to an address outside the table),
+// as kernels before mremap's batching of present entries (v6.16 and
+// earlier) make it: every entry that reads anything but none -- present,
+// PROT_NONE, swap entry, migration entry or marker alike -- is taken out
+// with ptep_get_and_clear, whose value set_pte_at writes at the new
+// address; the old range is flushed at the end when a present entry moved.
+// (The mm tree batches a folio's present entries and takes each other
+// entry out with get_and_clear_ptes of one entry, get_and_clear_full_ptes
+// with full 0.)
+void move_ptes(call_sink& s, std::size_t first, std::size_t last);
+
 // The guard marker value (a PTE marker of type 31 marking a guard page).
 std::uint64_t guard_marker();
 

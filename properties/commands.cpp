@@ -568,6 +568,24 @@ struct guard_remove_cmd final : command {
 	std::string what() const override { return fmt::format("MADV_GUARD_REMOVE #{}..#{}", first, last - 1); }
 };
 
+// mremap: a range's entries, whatever they are, moved to an address
+// outside the table (move_ptes), which leaves the range none.
+struct mremap_cmd final : command {
+	std::size_t first = 0, last = 0;
+	explicit mremap_cmd(const world_model& m)
+	{
+		std::tie(first, last) = *gen::edge_range(*m.layout);
+		hw = *gen::hw_plan(*m.layout, 2 * (last - first) + 2, first, last);
+	}
+	void apply(world_model& m) const override { m.set(first, last, page_state::none); }
+	void act(const world_model&, harness& h) const override
+	{
+		tag_range(h.layout(), first, last);
+		h.mremap_away(first, last);
+	}
+	std::string what() const override { return fmt::format("mremap #{}..#{} away", first, last - 1); }
+};
+
 struct lockless_cmd final : command {
 	std::size_t page = 0, other = 0, at_gap = 0;
 	int writer = 0;	// 0 none, 1 ptep_get_and_clear(other), 2 wrprotect_ptes(other, 1)
@@ -691,10 +709,10 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 	// Each action's weight, scaled by the case's swarm (world_model::swarm,
 	// in this order); the map keeps at least its own weight, so every case
 	// maps something.  The actions that make PROT_NONE entries and guard
-	// markers, and MADV_COLD, join with `mprotect`; without it the draws are the same as
+	// markers, MADV_COLD and mremap, join with `mprotect`; without it the draws are the same as
 	// before they existed (a weight of 0 is never drawn and shifts nothing).
 	const unsigned mp = m.mprotect ? 1u : 0u, fa = m.fault_around ? 1u : 0u;
-	const unsigned weight[] = {6, 3, 2 * fa, 3, 4, 2, 2, 2, 2, 2 * mp, 2, 2, 1, 2 * mp, 2 * mp, 2 * mp, 1 * mp, 2 * mp};
+	const unsigned weight[] = {6, 3, 2 * fa, 3, 4, 2, 2, 2, 2, 2 * mp, 2, 2, 1, 2 * mp, 2 * mp, 2 * mp, 1 * mp, 2 * mp, 1 * mp};
 	static_assert(std::size(weight) <= max_caller_actions);
 	auto w = [&](std::size_t i) { return i == 0 ? std::max(1u, weight[0] * m.swarm[0]) : weight[i] * m.swarm[i]; };
 	const auto shared = std::make_shared<const world_model>(m);
@@ -717,6 +735,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 		{w(15), make<guard_install_cmd>(shared)},
 		{w(16), make<guard_remove_cmd>(shared)},
 		{w(17), make<madvise_cmd>(shared, true)},
+		{w(18), make<mremap_cmd>(shared)},
 	});
 }
 

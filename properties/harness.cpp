@@ -336,6 +336,11 @@ void harness::guard_remove(std::size_t first, std::size_t last)
 	walk(first, last, [&] { mm::guard_remove(*this, first, last); });
 }
 
+void harness::mremap_away(std::size_t first, std::size_t last)
+{
+	walk(first, last, [&] { mm::move_ptes(*this, first, last); });
+}
+
 void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap, std::size_t stride)
 {
 	hw_.interleave(std::move(writer), at_gap, stride);

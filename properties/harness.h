@@ -243,6 +243,8 @@ public:
 	// MADV_GUARD_INSTALL / MADV_GUARD_REMOVE over [first, last).
 	void guard_install(std::size_t first, std::size_t last);
 	void guard_remove(std::size_t first, std::size_t last);
+	// mremap moving [first, last) out of the table (move_ptes).
+	void mremap_away(std::size_t first, std::size_t last);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
 	// starting at the reader's gap `at_gap` and making `stride` primitives
 	// at each later gap of the reader (0: all of them at `at_gap`), so the

@@ -394,7 +394,7 @@ run_options sweep_options(const run_options& o, run_options::sweeps s)
 std::string sweeps_text(const run_options& o)
 {
 	const std::string core = "core-mm's everyday callers";
-	const std::string kernel = fmt::format("every caller (mprotect, NUMA hinting, guard pages, MADV_COLD too), swarm "
+	const std::string kernel = fmt::format("every caller (mprotect, NUMA hinting, guard pages, MADV_COLD, mremap too), swarm "
 					       "testing{}",
 					       o.hw.is_default() ? ", BBML2 drawn per case" : "");
 	switch (o.sweep) {

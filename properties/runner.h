@@ -49,8 +49,10 @@ struct run_options {
 	bool caller_rules = true;	// off: no caller rule is checked (control tests: what the rules protect)
 	// The callers that change protections among the commands: mprotect
 	// (change_pte_range, to read-only, read-write or PROT_NONE), NUMA
-	// balancing (change_prot_numa and the hinting fault), guard pages and
-	// MADV_COLD.  Read by a run of sweeps::as_given (`--mprotect`).
+	// balancing (change_prot_numa and the hinting fault), guard pages,
+	// MADV_COLD and mremap (move_ptes, which hands ptep_get_and_clear
+	// entries that are not present).  Read by a run of sweeps::as_given
+	// (`--mprotect`).
 	bool mprotect = false;
 	// Swarm testing: each case draws which caller actions it makes and how
 	// often (gen::swarm); off, every case makes every action at its weight.
@@ -66,8 +68,8 @@ struct run_options {
 	//   as_given  one, as mprotect, swarm and draw_bbml2 say;
 	//   core      one: core-mm's everyday callers (faults, fork, munmap,
 	//             exit, reclaim, MADV_FREE...), every action at its weight;
-	//   kernel    one: every caller (mprotect, NUMA hinting, guard pages and
-	//             MADV_COLD too), swarm testing, and BBML2 drawn per case
+	//   kernel    one: every caller (mprotect, NUMA hinting, guard pages,
+	//             MADV_COLD, mremap too), swarm testing, and BBML2 drawn per case
 	//             unless hw has it;
 	//   both      core, then kernel: the CLI's default.
 	enum class sweeps { as_given, core, kernel, both };

@@ -118,7 +118,9 @@ struct world_model {
 	bool interleave_lockless = true;	// a racing writer may run primitive by primitive
 	bool fault_around = true;	// read faults map every none entry of a run, folio by folio
 	bool batch_young = true;	// reclaim clears young a folio batch per call, not an entry
-	bool mprotect = false;	// mprotect and NUMA balancing change protections (modify_prot_start_ptes / commit)
+	// mprotect and NUMA balancing change protections (modify_prot_start_ptes /
+	// commit); guard pages, MADV_COLD and mremap join with them.
+	bool mprotect = false;
 	// Swarm testing: this case's scale of each caller action's weight (0
 	// leaves it out of the case, 1 as drawn, 3 more often), indexed as
 	// any_command lists the actions; every one 1 when the case is no swarm.

@@ -51,8 +51,8 @@ TEST(cli_defaults, every_flawed_cell_fails_at_the_default_on_seeds_1_to_20)
 TEST(cli_defaults, the_kernel_sweep_reaches_the_young_widening_the_core_sweep_does_not)
 {
 	auto isolation = [](const char* strategy, const char* sweep) {
-		std::vector<std::string> args{"test", "--strategy", strategy, "--property", "isolation", "--seed", "3",
-					      "--cases", "1300", "--json"};
+		std::vector<std::string> args{"test", "--strategy", strategy, "--property", "isolation", "--seed", "8",
+					      "--cases", "400", "--json"};
 		if (*sweep)
 			args.insert(args.end(), {"--sweep", sweep});
 		const outcome o = run_ptespec(args);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -358,6 +359,43 @@ TEST(callers, madv_cold_clears_young_alone_over_each_whole_folio_and_flushes)
 	EXPECT_EQ(s.log.back(), "flush #0+18");
 	// The run's young is gone, its dirty (in #3) kept; #17 keeps both.
 	EXPECT_EQ(ruler(m.table()), "|OOODOOOOOOOOOOOO| |oboo............|");
+}
+
+// mremap's move_ptes over a folded run's first half, a guard marker and a
+// swap entry that aliases CONT: each entry but none is taken out alone with
+// ptep_get_and_clear, present or not, and the range flushed once; the rest
+// of the run is left as mainline's unfold left it.
+TEST(callers, mremap_takes_out_every_entry_but_none_with_ptep_get_and_clear_and_flushes)
+{
+	machine m = make_machine(2);
+	fold(m, 0, 0x100);
+	m.poke(17, mm::guard_marker());
+	m.poke(19, SWP_ALIAS);
+	recording_sink s(m);
+	mm::move_ptes(s, 14, 20);
+	const calls takes = {"ptep_get_and_clear(#14)", "ptep_get_and_clear(#15)", "ptep_get_and_clear(#17)",
+			     "ptep_get_and_clear(#19)"};
+	calls made;
+	std::copy_if(s.log.begin(), s.log.end(), std::back_inserter(made),
+		     [](const std::string& c) { return c.starts_with("ptep_get_and_clear"); });
+	EXPECT_EQ(made, takes);
+	EXPECT_EQ(s.log.back(), "flush #14+6");
+	for (std::size_t k = 14; k < 20; k++)
+		EXPECT_EQ(m.table()[k], 0u) << k;
+	for (std::size_t k = 0; k < 14; k++)
+		EXPECT_TRUE(pte_valid(m.table()[k])) << k;
+}
+
+// Nothing present moved: no flush.
+TEST(callers, mremap_of_non_present_entries_alone_does_not_flush)
+{
+	machine m = make_machine(1);
+	m.poke(3, mm::guard_marker());
+	recording_sink s(m);
+	mm::move_ptes(s, 2, 5);
+	EXPECT_NE(std::find(s.log.begin(), s.log.end(), "ptep_get_and_clear(#3)"), s.log.end());
+	EXPECT_TRUE(std::none_of(s.log.begin(), s.log.end(), [](const std::string& c) { return c.starts_with("flush"); }));
+	EXPECT_EQ(m.table()[3], 0u);
 }
 
 } // namespace

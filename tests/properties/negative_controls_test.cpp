@@ -476,6 +476,43 @@ void expect_caught_only_by_mprotect(const char* name, property p, granule g, std
 	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
 }
 
+// ptep_get_and_clear that clears an entry that is not present but hands
+// back none, on the theory that a swap entry or marker has no access or
+// dirty flag to pass on: the caller that moves it (mremap's move_ptes
+// writes what it got at the new address) loses the swapped-out page or the
+// marker.  Only mremap hands ptep_get_and_clear such an entry -- core-mm's
+// other callers clear them with clear_non_present_ptes -- so the kernel
+// sweep catches it and the core sweep cannot.
+template <class M>
+struct get_and_clear_dropping_non_present : mainline_ops<M, get_and_clear_dropping_non_present<M>> {
+	using W = typename M::word;
+	W ptep_get_and_clear(M& m, std::size_t i)
+	{
+		const W pte = this->self().__ptep_get(m, i);
+		if (m.branch(pte_present(pte)))
+			return mainline_ops<M, get_and_clear_dropping_non_present<M>>::ptep_get_and_clear(m, i);
+		(void)this->self().__ptep_get_and_clear(m, i);
+		return pte_clear_bits(pte, ~std::uint64_t{0});
+	}
+};
+
+TEST(negative_control, a_get_and_clear_dropping_a_non_present_entry_fails_precise_through_mremap)
+{
+	auto s = make_strategy<get_and_clear_dropping_non_present>("get-and-clear-dropping-swap", "negative control",
+								   "test");
+	run_options o;
+	o.seed = 1;
+	o.cases = default_cases(granule::k4, property::precise);
+	o.sweep = run_options::sweeps::kernel;
+	const property_result r = run_property(*s, property::precise, o);
+	ASSERT_EQ(r.v, verdict::fails) << "get-and-clear-dropping-swap should fail precise";
+	EXPECT_NE(r.ce.v.message.find("ptep_get_and_clear"), std::string::npos) << format_counterexample(r);
+	EXPECT_NE(format_counterexample(r).find("mremap"), std::string::npos) << format_counterexample(r);
+	o.sweep = run_options::sweeps::core;
+	const property_result apart = run_property(*s, property::precise, o);
+	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+}
+
 TEST(negative_control, a_prot_start_returning_its_first_entry_fails_batch_or_only_under_mprotect)
 {
 	expect_caught_only_by_mprotect<prot_start_first_entry_only>("prot-start-first-entry", property::batch_or,

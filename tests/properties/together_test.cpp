@@ -53,10 +53,10 @@ std::size_t failed_in(const std::vector<property_result>& rs, const char* sweep)
 	}));
 }
 
-// gather-writeback at seed 1 breaks per-call in the core sweep, no-loss
-// and well-formed only in the kernel sweep, and holds the rest: the shared
-// run's holds, a core failure's own run, and a kernel failure merged with
-// the core sweep that held.
+// gather-writeback at seed 1 breaks per-call in the core sweep, precise
+// only in the kernel sweep, and holds the rest: the shared run's holds, a
+// core failure's own run, and a kernel failure merged with the core sweep
+// that held.
 TEST(run_properties, gives_each_property_its_own_runs_result)
 {
 	const std::vector<property_result> rs = compare_with_own_runs("gather-writeback", small(run_options::sweeps::both, 300));
