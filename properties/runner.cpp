@@ -408,16 +408,9 @@ std::string sweeps_text(const run_options& o)
 
 property_result run_property(strategy& s, property p, const run_options& o)
 {
-	if (o.sweep != run_options::sweeps::both)
-		return run_sweep(s, p, sweep_options(o, o.sweep));
-	property_result core = run_sweep(s, p, sweep_options(o, run_options::sweeps::core));
-	if (core.v == verdict::fails) {
-		core.ce.sweep = "core";
-		return core;
-	}
-	if (core.v == verdict::not_applicable)
-		return core;
-	return merged(core, run_sweep(s, p, sweep_options(o, run_options::sweeps::kernel)));
+	// One property is a group of one: its sweeps run as run_properties
+	// runs them, each a run of its own.
+	return run_properties(s, {p}, o).front();
 }
 
 namespace {
