@@ -49,6 +49,7 @@ agreement judge_lockless(strategy& s, const history& h, const prove_options& o)
 	w.stores_judged = false;
 	prove_options po = o;
 	po.solver.quick_solve_ms = std::min(po.solver.quick_solve_ms, 20u);
+	po.solver.claims_first_ms = std::min(po.solver.claims_first_ms, 20u);
 	if (!po.probes.count)
 		po.probes.count = 16;
 	proof_result r;

@@ -129,8 +129,10 @@ prove_options lockless_options(const prove_options& given, std::size_t cases)
 	// The reads' terms choose among the writer's tables by the read points:
 	// the incremental solver sits on such questions for seconds where
 	// bit-blasting answers in a fraction of one (one case of mainline's:
-	// 55 s with 2 s first asked of the incremental solver, 18 s with 20 ms).
+	// 55 s with 2 s first asked of the incremental solver, 18 s with 20 ms;
+	// a final question goes on to bit-blasting as soon).
 	o.solver.quick_solve_ms = std::min(o.solver.quick_solve_ms, 20u);
+	o.solver.claims_first_ms = std::min(o.solver.claims_first_ms, 20u);
 	// A reader that branches on each entry it reads (skipping cleared
 	// ones) has paths whose every decision asks the solver a hard question
 	// about the writer's tables: the full search of one read did not end

@@ -110,7 +110,7 @@ private:
 	pending_question gather(const std::vector<std::size_t>& ask) const;
 	z3::expr claims_formula(const z3::expr_vector& claims, bool bit_level);
 	answer solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level, unsigned timeout_ms,
-		     unsigned rlimit = 0);
+		     unsigned rlimit = 0) const;
 	std::vector<std::vector<std::size_t>> refute_by_model(z3::model qm, const std::vector<std::size_t>& ask);
 	bool refuted_by(const z3::model& mdl, goal_state& gs) const;
 	bool refuted_by(const z3::model& mdl, goal_state& gs, const pending_case& c) const;
@@ -140,10 +140,6 @@ private:
 	// While add() runs a case: its path solver's slicer, which the case's
 	// questions reuse (flush_in).
 	bit_slicer* slicer_ = nullptr;
-	// Set once the qfbv tactic has given up on one of this batch's
-	// bit-level questions and the circuit solver answered it: the batch's
-	// later questions go to the circuit solver alone (see solve()).
-	bool circuit_first_ = false;
 	z3::solver oracle_solver_;
 	std::vector<pending_case> cases_;
 };

@@ -22,10 +22,18 @@ struct prove_options {
 	// The solver's questions.
 	struct solver_options {
 		unsigned timeout_ms = 60000;	// per solver call
-		// A bit-level question is first given this long with one
-		// solver, then timeout_ms with another (prover/question.cpp,
-		// case_batch::solve).
+		// The path oracle's incremental solver has this long for a
+		// question before it goes to bit-blasting (path_solver), and a
+		// probe's question this share of its budget with its first
+		// solver (case_batch::solve).
 		unsigned quick_solve_ms = 2000;
+		// A case's final bit-level question is first given this long
+		// with the qfbv tactic, then timeout_ms with the circuit solver
+		// (case_batch::solve): long enough for the step/ questions, which
+		// qfbv answers in 1-7 s (cut at 2 s, the circuit solver started
+		// over and took as long again), short enough that a question
+		// qfbv would sit on for the whole timeout goes on soon.
+		unsigned claims_first_ms = 10000;
 		// The path oracle's incremental solver stops after this many Z3
 		// resource units per millisecond of quick_solve_ms rather than
 		// after the time (path_solver::set_fallback), so a run decides

@@ -137,17 +137,13 @@ z3::expr case_batch::claims_formula(const z3::expr_vector& claims, bool bit_leve
 	return bits.truth(all);
 }
 
-// A bit-level question goes to the qfbv tactic for a short while, then, if
-// that was not enough, to the circuit solver for the full timeout.  Each is
-// several times faster than the other on some of these formulas, and
-// neither is on all of them; but a batch's questions are alike (the same
-// call from the same tables, at other places), so once the qfbv tactic has
-// given up on one and the circuit solver answered it, the batch's later
-// questions skip the try that would most likely be wasted.  (A question
-// with a resource limit -- a probe's -- keeps the order: its answer must
-// not depend on what came before.)
+// A bit-level question goes to the qfbv tactic for a while
+// (claims_first_ms; a probe's, with a resource limit, for quick_solve_ms's
+// share of it), then, if that was not enough, to the circuit solver for
+// the full timeout.  Each is several times faster than the other on some
+// of these formulas, and neither is on all of them.
 case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& asserted, bool bit_level,
-				     unsigned timeout_ms, unsigned rlimit)
+				     unsigned timeout_ms, unsigned rlimit) const
 {
 	const z3::expr_vector moved(qctx, asserted);
 	z3::solver fs = make_solver(qctx, o_, false);
@@ -165,12 +161,12 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 		return {a.result, fs, rlimit && stopped_by_time(a, timeout_ms)};
 	}
 	bool time_stop = false;
-	const bool qfbv_first = !circuit_first_ || rlimit;
-	if (qfbv_first && o_.solver.quick_solve_ms < timeout_ms) {
+	const unsigned first_ms = rlimit ? o_.solver.quick_solve_ms : std::min(o_.solver.claims_first_ms, timeout_ms / 2);
+	if (first_ms < timeout_ms) {
 		z3::params quick(qctx);
 		// With a resource limit the first solver's share of it is the
 		// share of time it has, not the time itself; the time is a net.
-		const unsigned quick_ms = rlimit ? std::min(timeout_ms, safety_net_ms(o_.solver.quick_solve_ms)) : o_.solver.quick_solve_ms;
+		const unsigned quick_ms = rlimit ? std::min(timeout_ms, safety_net_ms(first_ms)) : first_ms;
 		quick.set("timeout", quick_ms);
 		if (rlimit) {
 			quick.set("rlimit", std::max(1u, static_cast<unsigned>(std::uint64_t{rlimit} * o_.solver.quick_solve_ms /
@@ -186,8 +182,6 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 	for (const z3::expr& a : moved)
 		circuit.add(a);
 	const timed_answer a = timed_check(circuit);
-	if (qfbv_first && !rlimit && a.result != z3::unknown && o_.solver.quick_solve_ms < timeout_ms)
-		circuit_first_ = true;
 	return {a.result, circuit, time_stop || (rlimit && stopped_by_time(a, timeout_ms))};
 }
 
