@@ -161,8 +161,9 @@ case_batch::answer case_batch::solve(z3::context& qctx, const z3::expr_vector& a
 		return {a.result, fs, rlimit && stopped_by_time(a, timeout_ms)};
 	}
 	bool time_stop = false;
+	// (0 would be no limit at all to Z3: a timeout of 1 ms has no first try.)
 	const unsigned first_ms = rlimit ? o_.solver.quick_solve_ms : std::min(o_.solver.claims_first_ms, timeout_ms / 2);
-	if (first_ms < timeout_ms) {
+	if (first_ms > 0 && first_ms < timeout_ms) {
 		z3::params quick(qctx);
 		// With a resource limit the first solver's share of it is the
 		// share of time it has, not the time itself; the time is a net.
