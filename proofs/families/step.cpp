@@ -149,7 +149,8 @@ void prove_step(obligation_run& run, call_kind kind)
 	// One pass over the calls, asking `goals`; (reportable) of the folio
 	// only when `of_folio`.
 	auto pass = [&](std::vector<case_batch::goal> goals, bool of_folio) {
-		case_batch batch(ctx, s, o, std::move(goals), 0);
+		case_batch batch(ctx, s, o, std::move(goals), o.search.step_entries);
+		batch.ask_cases_alone_when_undecided();
 		for (const call& cl : calls) {
 			sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));
 			// A call that passes a value passes a free word, under the

@@ -51,6 +51,10 @@ public:
 	// Checks what is left; sets each goal's verdict over every case added
 	// and returns the first's.
 	proof_verdict check();
+	// A question of several cases the solver leaves undecided is asked
+	// again of each case alone, instead of leaving its goals undecided: for
+	// batches of a few cases, where that costs a few timeouts at most.
+	void ask_cases_alone_when_undecided() { cases_alone_ = true; }
 	// Cases that ended at a call no table their earlier calls can leave
 	// admits (scenario::requires_).
 	std::size_t unreachable() const { return unreachable_; }
@@ -121,6 +125,10 @@ private:
 	// Adds n to every goal's result's time_stops (once per result).
 	void count_time_stops(std::size_t n);
 	std::vector<std::vector<std::size_t>> give_up_question(z3::solver& answered, const std::vector<std::size_t>& ask);
+	// The goals `ask` asked again of each waiting case alone (with
+	// cases_alone_), after a
+	// question of several cases went undecided; leaves no case waiting.
+	void ask_each_case(const std::vector<std::size_t>& ask);
 	bool check_so_far(const pending_case& pc);
 	bool any_open() const;
 	void note(const std::string& why);	// to every goal
@@ -132,6 +140,7 @@ private:
 	std::vector<goal_state> goals_;
 	std::size_t entries_;
 	bool stopped_ = false;	// no more cases: the run budget is spent
+	bool cases_alone_ = false;	// see ask_cases_alone_when_undecided()
 	std::size_t unreachable_ = 0;
 	double spent_ = 0;	// seconds of running paths, against o_.search.run_seconds
 	std::size_t probes_asked_ = 0;

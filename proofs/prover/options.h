@@ -74,6 +74,13 @@ struct prove_options {
 		// its cases share most terms, so one question for many is
 		// cheaper.
 		std::size_t batch_entries = 16384;
+		// Table entries per solver question for step/: its cases (one
+		// call at several places of the same two-run table) share the
+		// table's terms too -- 8 cases a question at 4K, 4 at 64K, one
+		// at 16K.  A question of several cases the solver leaves
+		// undecided is asked again case by case
+		// (case_batch::ask_cases_alone_when_undecided).
+		std::size_t step_entries = 256;
 		// Carry end slots over calls (see symbolic_machine.h's header),
 		// a reduction sound on its own argument; off only to test that
 		// it changes no verdict.

@@ -103,7 +103,39 @@ std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, co
 	case z3::unknown:
 		break;
 	}
+	// Several cases at once may be more than the solver can take where
+	// each alone is not.  (While several cases wait, the queue of flush()
+	// holds one group of goals: a question of several cases never gets to
+	// give_up_question's split by goal.)
+	if (cases_alone_ && cases_.size() > 1) {
+		ask_each_case(ask);
+		return {};
+	}
 	return give_up_question(a.solver, ask);
+}
+
+void case_batch::ask_each_case(const std::vector<std::size_t>& ask)
+{
+	std::vector<pending_case> all = std::move(cases_);
+	for (pending_case& c : all) {
+		cases_.clear();
+		cases_.push_back(std::move(c));
+		std::vector<std::vector<std::size_t>> queue;
+		std::vector<std::size_t> open;
+		for (std::size_t g : ask)
+			if (goals_[g].open())
+				open.push_back(g);
+		if (!open.empty())
+			queue.push_back(open);
+		while (!queue.empty()) {
+			const std::vector<std::size_t> group = std::move(queue.back());
+			queue.pop_back();
+			const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
+			for (std::vector<std::size_t>& next : flush_in(*question, group))
+				queue.push_back(std::move(next));
+		}
+	}
+	cases_.clear();
 }
 
 case_batch::pending_question case_batch::gather(const std::vector<std::size_t>& ask) const
