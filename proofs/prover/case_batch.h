@@ -125,9 +125,9 @@ private:
 	// Adds n to every goal's result's time_stops (once per result).
 	void count_time_stops(std::size_t n);
 	std::vector<std::vector<std::size_t>> give_up_question(z3::solver& answered, const std::vector<std::size_t>& ask);
-	// The goals `ask` asked again of each waiting case alone (with
-	// cases_alone_), after a
-	// question of several cases went undecided; leaves no case waiting.
+	// The goals `ask` asked again of each waiting case alone, after a
+	// question of several cases went undecided (with cases_alone_);
+	// leaves no case waiting.
 	void ask_each_case(const std::vector<std::size_t>& ask);
 	bool check_so_far(const pending_case& pc);
 	bool any_open() const;
