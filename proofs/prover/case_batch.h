@@ -107,6 +107,9 @@ private:
 	void record(sym_step& st, const scenario& sc, pending_case& pc);
 
 	void flush();
+	// Asks the goals of `of` still open about the waiting cases, one
+	// question at a time (see flush()).
+	void ask_open(const std::vector<std::size_t>& of);
 	// Asks the claims of goals `ask` in qctx (see flush()); what to ask next.
 	std::vector<std::vector<std::size_t>> flush_in(z3::context& qctx, const std::vector<std::size_t>& ask);
 	// flush_in(), step by step: gather the question, put it at bit level

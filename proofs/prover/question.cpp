@@ -61,13 +61,23 @@ z3::solver make_solver(z3::context& ctx, const prove_options& o, bool incrementa
 // without them; when the solver gives up on several, each is asked alone.
 void case_batch::flush()
 {
+	std::vector<std::size_t> all(goals_.size());
+	for (std::size_t k = 0; k < all.size(); k++)
+		all[k] = k;
+	ask_open(all);
+	cases_.clear();
+}
+
+void case_batch::ask_open(const std::vector<std::size_t>& of)
+{
 	std::vector<std::vector<std::size_t>> queue;
 	std::vector<std::size_t> open;
-	for (std::size_t k = 0; k < goals_.size(); k++)
-		if (goals_[k].open())
-			open.push_back(k);
+	for (std::size_t g : of)
+		if (goals_[g].open())
+			open.push_back(g);
 	if (!open.empty())
 		queue.push_back(open);
+	// ask_each_case leaves no case waiting: then nothing is left to ask.
 	while (!cases_.empty() && !queue.empty()) {
 		const std::vector<std::size_t> ask = std::move(queue.back());
 		queue.pop_back();
@@ -75,7 +85,6 @@ void case_batch::flush()
 		for (std::vector<std::size_t>& next : flush_in(*question, ask))
 			queue.push_back(std::move(next));
 	}
-	cases_.clear();
 }
 
 std::vector<std::vector<std::size_t>> case_batch::flush_in(z3::context& qctx, const std::vector<std::size_t>& ask)
@@ -120,20 +129,7 @@ void case_batch::ask_each_case(const std::vector<std::size_t>& ask)
 	for (pending_case& c : all) {
 		cases_.clear();
 		cases_.push_back(std::move(c));
-		std::vector<std::vector<std::size_t>> queue;
-		std::vector<std::size_t> open;
-		for (std::size_t g : ask)
-			if (goals_[g].open())
-				open.push_back(g);
-		if (!open.empty())
-			queue.push_back(open);
-		while (!queue.empty()) {
-			const std::vector<std::size_t> group = std::move(queue.back());
-			queue.pop_back();
-			const std::unique_ptr<z3::context> question = std::make_unique<z3::context>();
-			for (std::vector<std::size_t>& next : flush_in(*question, group))
-				queue.push_back(std::move(next));
-		}
+		ask_open(ask);
 	}
 	cases_.clear();
 }
