@@ -28,8 +28,17 @@ bool strategy_implements(call_kind k)
 	return implemented_calls<S<machine>, machine>()[static_cast<std::size_t>(k)];
 }
 
-template <template <class> class S>
+// The machines a strategy is compiled for.  A registered strategy runs on
+// all three; a control a test builds for the sampled runs alone skips the
+// proofs' and the counted machine, the most costly instantiations of the
+// strategy's source (a call on either throws internal_error, and the
+// strategy says it is not symbolic).
+enum runs_on : unsigned { on_machine = 1, on_counted = 2, on_symbolic = 4, on_every = 7 };
+
+template <template <class> class S, unsigned On = on_every>
 class strategy_model final : public strategy {
+	static_assert(On & on_machine, "every strategy runs on the concrete machine");
+
 public:
 	static_assert(check_strategy_members<S<machine>, machine>());
 
@@ -41,7 +50,15 @@ public:
 	bool implements(call_kind k) const override { return implemented_[static_cast<std::size_t>(k)]; }
 	bool batch_is_generic(call_kind k) const override
 	{
-		return ptespec::batch_is_generic<S<symbolic_machine>, symbolic_machine>(k);
+		if constexpr ((On & on_symbolic) != 0)
+			return ptespec::batch_is_generic<S<symbolic_machine>, symbolic_machine>(k);
+		else
+			return ptespec::batch_is_generic<S<machine>, machine>(k);
+	}
+	bool symbolic() const override { return (On & on_symbolic) != 0; }
+	std::string why_not_symbolic() const override
+	{
+		return (On & on_symbolic) != 0 ? std::string{} : info_.name + " is built for the sampled runs only";
 	}
 	call_result invoke(machine& m, const call& c) override
 	{
@@ -50,13 +67,19 @@ public:
 	}
 	call_result invoke(counted_machine& m, const call& c) override
 	{
-		S<counted_machine> s;
-		return dispatch(s, m, c);
+		if constexpr ((On & on_counted) != 0) {
+			S<counted_machine> s;
+			return dispatch(s, m, c);
+		} else
+			throw internal_error(info_.name + " is not built for counted words");
 	}
 	sym_call_result invoke(symbolic_machine& m, const call& c) override
 	{
-		S<symbolic_machine> s;
-		return dispatch(s, m, c);
+		if constexpr ((On & on_symbolic) != 0) {
+			S<symbolic_machine> s;
+			return dispatch(s, m, c);
+		} else
+			throw internal_error(why_not_symbolic());
 	}
 	// A hint is written over the machine, S<M>::pte_batch_hint(m, i, pte),
 	// branching through m.branch like a call, so the proofs run the same
@@ -80,7 +103,9 @@ public:
 	}
 	std::optional<std::size_t> pte_batch_hint(symbolic_machine& m, std::size_t i, const z3::expr& pte) override
 	{
-		if constexpr (requires { S<symbolic_machine>::pte_batch_hint(m, i, pte); })
+		if constexpr ((On & on_symbolic) == 0)
+			throw internal_error(why_not_symbolic());
+		else if constexpr (requires { S<symbolic_machine>::pte_batch_hint(m, i, pte); })
 			return S<symbolic_machine>::pte_batch_hint(m, i, pte);
 		else if constexpr (requires(const geometry& g, std::uint64_t v) { S<machine>::pte_batch_hint(g, i, v); })
 			return std::nullopt;
@@ -93,10 +118,10 @@ private:
 	static constexpr std::array<bool, nr_call_kinds> implemented_ = implemented_calls<S<machine>, machine>();
 };
 
-template <template <class> class S>
+template <template <class> class S, unsigned On = on_every>
 std::unique_ptr<strategy> make_strategy(std::string name, std::string description, std::string origin)
 {
-	return std::make_unique<strategy_model<S>>(std::move(name), std::move(description), std::move(origin));
+	return std::make_unique<strategy_model<S, On>>(std::move(name), std::move(description), std::move(origin));
 }
 
 // Static registration for strategies compiled into the ptespec binary.

@@ -126,7 +126,7 @@ struct clean_without_rdonly : controls::clean_without_rdonly_ops<M, clean_withou
 template <template <class> class S>
 void expect_caught(const char* name, property p, hardware_options hw = {}, std::string_view says = {})
 {
-	auto s = make_strategy<S>(name, "negative control", "test");
+	auto s = make_strategy<S, on_machine>(name, "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
@@ -144,7 +144,7 @@ TEST(negative_control, cont_tested_without_valid_fails_precise)
 	expect_caught<cont_without_valid>("cont-without-valid", property::precise);
 	// Only swap entries whose bits alias CONT show it: without them the
 	// default budget at 4K finds nothing.
-	auto s = make_strategy<cont_without_valid>("cont-without-valid", "negative control", "test");
+	auto s = make_strategy<cont_without_valid, on_machine>("cont-without-valid", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;
@@ -154,7 +154,7 @@ TEST(negative_control, cont_tested_without_valid_fails_precise)
 
 TEST(negative_control, a_lockless_gather_skipping_cleared_entries_fails_lockless_only_when_the_writer_interleaves)
 {
-	auto s = make_strategy<lockless_gather_skipping_none>("lockless-skipping-none", "negative control", "test");
+	auto s = make_strategy<lockless_gather_skipping_none, on_machine>("lockless-skipping-none", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -193,7 +193,7 @@ TEST(negative_control, a_convert_flushing_only_its_own_cpu_fails_well_formed_unl
 	expect_caught<convert_flushing_locally>("convert-local-flush", property::well_formed);
 	// With one CPU the local invalidation is every TLB there is: the same
 	// strategy and budget then hold.
-	auto s = make_strategy<convert_flushing_locally>("convert-local-flush", "negative control", "test");
+	auto s = make_strategy<convert_flushing_locally, on_machine>("convert-local-flush", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
@@ -227,14 +227,14 @@ TEST(negative_control, a_batch_hint_ignoring_the_entrys_place_in_its_run_fails_p
 // fails at its first store -- the rule's two sides, by checking.
 TEST(negative_control, under_bbml2_a_repaint_of_other_pages_fails_and_a_permission_change_holds)
 {
-	auto fused = make_strategy<unfold_wrprotecting>("unfold-wrprotecting", "control", "test");
+	auto fused = make_strategy<unfold_wrprotecting, on_machine>("unfold-wrprotecting", "control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
 	o.hw.bbml2_noabort = true;
 	const property_result legal = run_property(*fused, property::well_formed, o);
 	EXPECT_EQ(legal.v, verdict::holds) << format_counterexample(legal);
-	auto s = make_strategy<convert_unaligned>("convert-unaligned", "negative control", "test");
+	auto s = make_strategy<convert_unaligned, on_machine>("convert-unaligned", "negative control", "test");
 	const property_result r = run_property(*s, property::well_formed, o);
 	ASSERT_EQ(r.v, verdict::fails) << "a repaint of other pages without a flush should fail under BBML2";
 	EXPECT_NE(r.ce.v.message.find("maps another address or memory type"), std::string::npos)
@@ -249,7 +249,7 @@ TEST(negative_control, under_bbml2_a_repaint_of_other_pages_fails_and_a_permissi
 
 TEST(negative_control, a_fold_comparing_pfn_and_write_only_fails_isolation)
 {
-	auto s = make_strategy<fold_pfn_and_write_only>("fold-pfn-and-write-only", "negative control", "test");
+	auto s = make_strategy<fold_pfn_and_write_only, on_machine>("fold-pfn-and-write-only", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -264,7 +264,7 @@ TEST(negative_control, a_fold_comparing_pfn_and_write_only_fails_isolation)
 
 TEST(negative_control, a_fold_ignoring_the_memory_type_fails_only_when_faults_vary_it)
 {
-	auto s = make_strategy<fold_ignoring_memory_type>("fold-ignoring-attrindx", "negative control", "test");
+	auto s = make_strategy<fold_ignoring_memory_type, on_machine>("fold-ignoring-attrindx", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	// Memory types that differ within one run are rare among the faults:
@@ -309,7 +309,7 @@ bool progress_fails_on_a_sw_dirty_read_only_entry(strategy& s, hardware_options 
 
 TEST(negative_control, a_pte_same_ignoring_rdonly_fails_progress_on_the_state_mprotect_left)
 {
-	auto control = make_strategy<pte_same_ignoring_rdonly>("pte-same-ignoring-rdonly", "negative control", "test");
+	auto control = make_strategy<pte_same_ignoring_rdonly, on_machine>("pte-same-ignoring-rdonly", "negative control", "test");
 	EXPECT_TRUE(progress_fails_on_a_sw_dirty_read_only_entry(*control, {}));
 	EXPECT_FALSE(progress_fails_on_a_sw_dirty_read_only_entry(registry::global().get("mainline"), {}));
 }
@@ -322,7 +322,7 @@ TEST(negative_control, a_pte_same_ignoring_rdonly_fails_progress_on_the_state_mp
 TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_progress)
 {
 	expect_caught<gathered_noop>("gathered-noop", property::progress);
-	auto s = make_strategy<gathered_noop>("gathered-noop", "negative control", "test");
+	auto s = make_strategy<gathered_noop, on_machine>("gathered-noop", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = cases_for(granule::k4, property::progress, 0);
@@ -336,7 +336,7 @@ TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_pro
 // walker under no-hafdbs) faults again.
 TEST(negative_control, set_access_flags_leaving_rdonly_for_dbm_fails_progress_with_and_without_hafdbs)
 {
-	auto s = make_strategy<set_access_flags_leaving_rdonly>("leave-rdonly-for-dbm", "negative control", "test");
+	auto s = make_strategy<set_access_flags_leaving_rdonly, on_machine>("leave-rdonly-for-dbm", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
@@ -355,7 +355,7 @@ TEST(negative_control, a_wrprotect_stopping_at_the_first_run_of_its_batch_fails_
 
 TEST(negative_control, set_ptes_taking_pfn_alignment_from_the_address_fails_only_in_a_shifted_world)
 {
-	auto s = make_strategy<set_ptes_cont_by_virtual_alignment>("set-ptes-cont-by-va", "negative control", "test");
+	auto s = make_strategy<set_ptes_cont_by_virtual_alignment, on_machine>("set-ptes-cont-by-va", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -372,7 +372,7 @@ TEST(negative_control, set_ptes_taking_pfn_alignment_from_the_address_fails_only
 
 TEST(negative_control, a_fold_without_the_folio_check_fails_precise_once_fault_around_maps_a_run_of_folios)
 {
-	auto s = make_strategy<fold_without_folio_check>("fold-without-folio-check", "negative control", "test");
+	auto s = make_strategy<fold_without_folio_check, on_machine>("fold-without-folio-check", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -389,7 +389,7 @@ TEST(negative_control, a_fold_without_the_folio_check_fails_precise_once_fault_a
 
 TEST(negative_control, batched_young_answering_for_the_first_entry_fails_per_call_only_when_reclaim_batches)
 {
-	auto s = make_strategy<young_ptes_first_entry_fast_path>("young-ptes-fast-path", "negative control", "test");
+	auto s = make_strategy<young_ptes_first_entry_fast_path, on_machine>("young-ptes-fast-path", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = default_cases(granule::k4, property::per_call);
@@ -458,7 +458,7 @@ TEST(negative_control, batch_past_folio_without_the_rule_check_breaks_mainline_s
 template <template <class> class S>
 void expect_caught_only_by_mprotect(const char* name, property p, granule g, std::string_view says = {})
 {
-	auto s = make_strategy<S>(name, "negative control", "test");
+	auto s = make_strategy<S, on_machine>(name, "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.gran = g;
@@ -498,7 +498,7 @@ struct get_and_clear_dropping_non_present : mainline_ops<M, get_and_clear_droppi
 
 TEST(negative_control, a_get_and_clear_dropping_a_non_present_entry_fails_precise_through_mremap)
 {
-	auto s = make_strategy<get_and_clear_dropping_non_present>("get-and-clear-dropping-swap", "negative control",
+	auto s = make_strategy<get_and_clear_dropping_non_present, on_machine>("get-and-clear-dropping-swap", "negative control",
 								   "test");
 	run_options o;
 	o.seed = 1;
@@ -539,7 +539,7 @@ TEST(negative_control, a_prot_commit_keeping_the_tables_flags_fails_no_loss_only
 
 TEST(negative_control, a_batch_taking_flags_from_valid_entries_only_fails_batch_or_only_with_prot_none)
 {
-	auto s = make_strategy<get_and_clear_valid_flags_only>("valid-flags-only", "negative control", "test");
+	auto s = make_strategy<get_and_clear_valid_flags_only, on_machine>("valid-flags-only", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = default_cases(granule::k4, property::batch_or);
@@ -566,7 +566,7 @@ TEST(negative_control, a_batch_taking_flags_from_valid_entries_only_fails_batch_
 TEST(negative_control, a_clean_leaving_rdonly_clear_fails_precise_on_a_later_read)
 {
 	expect_caught<clean_without_rdonly>("clean-without-rdonly", property::precise, {}, "was consumed by");
-	auto s = make_strategy<clean_without_rdonly>("clean-without-rdonly", "negative control", "test");
+	auto s = make_strategy<clean_without_rdonly, on_machine>("clean-without-rdonly", "negative control", "test");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;

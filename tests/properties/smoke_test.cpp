@@ -37,7 +37,7 @@ struct nocont_forgetful : nocont<M> {
 
 TEST(harness_smoke, forgetful_clear_fails_no_loss_and_per_call_with_a_small_counterexample)
 {
-	auto s = make_strategy<nocont_forgetful>("forgetful", "test", "test");
+	auto s = make_strategy<nocont_forgetful, on_machine>("forgetful", "test", "test");
 	run_options o;
 	o.cases = 100;
 	for (property p : {property::no_loss, property::per_call}) {
@@ -51,7 +51,7 @@ TEST(harness_smoke, forgetful_clear_fails_no_loss_and_per_call_with_a_small_coun
 
 TEST(harness_smoke, nocont_holds_everything_it_can_be_judged_on)
 {
-	auto s = make_strategy<nocont>("nocont", "test", "test");
+	auto s = make_strategy<nocont, on_machine>("nocont", "test", "test");
 	run_options o;
 	o.cases = 50;
 	for (property p : all_properties) {
