@@ -95,6 +95,29 @@ TEST(registry, knows_which_batches_are_the_generic_loop)
 	EXPECT_TRUE(own->batch_is_generic(call_kind::clear_full_ptes));
 }
 
+// A strategy a test builds for the sampled runs alone answers what the
+// sampled runs ask as the whole one does, and says it cannot be proved or
+// counted instead of running something else.
+TEST(registry, a_strategy_built_for_the_sampled_runs_only_says_so)
+{
+	const auto whole = make_strategy<own_batch>("test-own-batch", "every machine", "test");
+	const auto sampled = make_strategy<own_batch, on_machine>("test-own-batch-sampled", "one machine", "test");
+	EXPECT_TRUE(whole->symbolic());
+	EXPECT_FALSE(sampled->symbolic());
+	EXPECT_NE(sampled->why_not_symbolic().find("sampled runs only"), std::string::npos);
+	for (std::size_t k = 0; k < nr_call_kinds; k++) {
+		const call_kind kind = static_cast<call_kind>(k);
+		EXPECT_EQ(sampled->implements(kind), whole->implements(kind));
+		EXPECT_EQ(sampled->batch_is_generic(kind), whole->batch_is_generic(kind));
+	}
+	machine m = make_machine(1);
+	counted_machine counted(geo4k, CONT);
+	call c;
+	c.kind = call_kind::ptep_get;
+	EXPECT_EQ(sampled->invoke(m, c).pte, whole->invoke(m, c).pte);
+	EXPECT_THROW(sampled->invoke(counted, c), internal_error);
+}
+
 TEST(dispatch, rejects_a_range_past_the_end_of_the_table)
 {
 	strategy& s = registry::global().get("mainline");
