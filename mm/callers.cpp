@@ -26,6 +26,13 @@ std::size_t swap_pte_batch(call_sink& s, std::size_t i, std::size_t last, std::u
 	return nr;
 }
 
+// The non-present value v with swap type `type`, its offset and flags kept.
+std::uint64_t with_swp_type(std::uint64_t v, unsigned type)
+{
+	const std::uint64_t field = SWP_TYPE_MASK << SWP_TYPE_SHIFT;
+	return (v & ~field) | (std::uint64_t{type} << SWP_TYPE_SHIFT);
+}
+
 } // namespace
 
 std::size_t folio_pte_batch(call_sink& s, const memory& mem, std::size_t i, std::size_t last, std::uint64_t pte,
@@ -67,8 +74,10 @@ void zap_pte_range(call_sink& s, const memory& mem, std::size_t first, std::size
 		}
 		if (!pte_present(*v)) {
 			// zap_nonpresent_ptes: the swap entries that follow each
-			// other go in one clear_non_present_ptes.
-			const std::size_t nr = swap_pte_batch(s, i, last, *v);
+			// other go in one clear_non_present_ptes; any other
+			// non-present entry (migration, device, hwpoison, marker)
+			// goes alone.
+			const std::size_t nr = swp_type_of(*v) < MAX_SWAPFILES ? swap_pte_batch(s, i, last, *v) : 1;
 			s.run({call_kind::clear_non_present_ptes, i, nr, false, 0, 0});
 			i += nr;
 			continue;
@@ -95,7 +104,16 @@ void copy_pte_range(call_sink& s, const memory& mem, std::size_t first, std::siz
 		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			return;
-		if (!pte_present(*v) || !pte_write(*v)) {
+		if (!pte_present(*v)) {
+			// copy_nonpresent_pte: a writable migration entry of a COW
+			// mapping becomes a readable one in the parent too.
+			if (!pte_none(*v) && swp_type_of(*v) == SWP_MIGRATION_WRITE &&
+			    !s.run({call_kind::set_ptes, i, 1, false, with_swp_type(*v, SWP_MIGRATION_READ), 0}))
+				return;
+			i++;
+			continue;
+		}
+		if (!pte_write(*v)) {
 			i++;
 			continue;
 		}
@@ -197,7 +215,17 @@ void change_ptes(call_sink& s, const memory& mem, std::size_t first, std::size_t
 		const std::optional<std::uint64_t> v = read_pte(s, i);
 		if (!v)
 			break;
-		if (!pte_present(*v) || (prot_numa && pte_present_invalid(*v))) {
+		if (!pte_present(*v)) {
+			// A writable migration entry is made readable (exclusive:
+			// the model's memory is anonymous) whatever the new
+			// protection, and written back with set_pte_at.
+			if (!pte_none(*v) && swp_type_of(*v) == SWP_MIGRATION_WRITE &&
+			    !s.run({call_kind::set_ptes, i, 1, false, with_swp_type(*v, SWP_MIGRATION_READ_EXCLUSIVE), 0}))
+				break;
+			i++;
+			continue;
+		}
+		if (prot_numa && pte_present_invalid(*v)) {
 			i++;
 			continue;
 		}
@@ -332,6 +360,91 @@ void move_ptes(call_sink& s, std::size_t first, std::size_t last)
 	}
 	if (moved_present)
 		s.flush_range(first, last - first);
+}
+
+namespace {
+
+// Where a migration entry keeps young: the offset bit above the pfn's.
+unsigned migration_young_bit(const geometry& geo, unsigned phys_bits) { return phys_bits - geo.page_shift; }
+
+} // namespace
+
+std::uint64_t make_migration_entry(const geometry& geo, unsigned phys_bits, const migration_entry& e)
+{
+	const unsigned young = migration_young_bit(geo, phys_bits);
+	std::uint64_t offset = e.pfn & ((std::uint64_t{1} << young) - 1);
+	if (e.young)
+		offset |= std::uint64_t{1} << young;
+	if (e.dirty)
+		offset |= std::uint64_t{1} << (young + 1);
+	const unsigned type = e.write ? SWP_MIGRATION_WRITE
+				      : e.exclusive ? SWP_MIGRATION_READ_EXCLUSIVE : SWP_MIGRATION_READ;
+	return mk_swp_entry(type, offset);
+}
+
+std::optional<migration_entry> read_migration_entry(const geometry& geo, unsigned phys_bits, std::uint64_t v)
+{
+	const unsigned type = swp_type_of(v);
+	if (pte_none(v) || pte_present(v) || type < SWP_MIGRATION_READ || type > SWP_MIGRATION_WRITE)
+		return std::nullopt;
+	const unsigned young = migration_young_bit(geo, phys_bits);
+	const std::uint64_t offset = swp_offset_of(v);
+	migration_entry e;
+	e.pfn = offset & ((std::uint64_t{1} << young) - 1);
+	e.young = (offset >> young) & 1;
+	e.dirty = (offset >> (young + 1)) & 1;
+	e.write = type == SWP_MIGRATION_WRITE;
+	e.exclusive = type != SWP_MIGRATION_READ;
+	return e;
+}
+
+void try_to_migrate(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+		    const folio_extent& folio, unsigned phys_bits, bool exclusive)
+{
+	bool cleared = false;
+	for (std::size_t i = first; i < last; i++) {
+		const std::optional<std::uint64_t> v = read_pte(s, i);
+		if (!v)
+			break;
+		if (!pte_present(*v) || folio_holding(mem, *v).first_pfn != folio.first_pfn)
+			continue;
+		const std::optional<call_result> old = s.run({call_kind::ptep_get_and_clear, i, 1, false, 0, 0});
+		if (!old || !old->pte)
+			break;
+		cleared = true;
+		migration_entry e;
+		e.pfn = pte_pfn(*old->pte, mem.geo);
+		e.write = pte_write(*old->pte);
+		e.exclusive = exclusive;
+		e.young = pte_young(*old->pte);
+		e.dirty = pte_dirty(*old->pte);
+		if (!s.run({call_kind::set_ptes, i, 1, false, make_migration_entry(mem.geo, phys_bits, e), 0}))
+			break;
+	}
+	// try_to_unmap_flush: the deferred invalidations, completed at once.
+	if (cleared)
+		s.flush_range(first, last - first);
+}
+
+void remove_migration_ptes(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			   const folio_extent& folio, unsigned phys_bits, std::uint64_t prot)
+{
+	for (std::size_t i = first; i < last; i++) {
+		const std::optional<std::uint64_t> v = read_pte(s, i);
+		if (!v)
+			return;
+		const std::optional<migration_entry> e = read_migration_entry(mem.geo, phys_bits, *v);
+		if (!e || e->pfn < folio.first_pfn || e->pfn >= folio.first_pfn + folio.nr_pages)
+			continue;
+		std::uint64_t pte = pfn_pte(e->pfn, prot, mem.geo);
+		pte = e->young ? pte_mkyoung(pte) : pte_mkold(pte);
+		if (e->dirty)
+			pte = pte_mkdirty(pte);
+		if (e->write)
+			pte = pte_mkwrite(pte);
+		if (!s.run({call_kind::set_ptes, i, 1, false, pte, 0}))
+			return;
+	}
 }
 
 void access_fault(call_sink& s, std::size_t page, bool write, bool reuse)

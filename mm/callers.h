@@ -187,6 +187,42 @@ void guard_remove(call_sink& s, std::size_t first, std::size_t last);
 // with full 0.)
 void move_ptes(call_sink& s, std::size_t first, std::size_t last);
 
+// A migration entry (mm/rmap.c try_to_migrate_one) for page `pfn`: type
+// migration-write for a writable entry, else migration-read-exclusive for
+// an anonymous exclusive page, else migration-read; young and dirty ride in
+// the swap offset just above the pfn, at bits phys_bits - PAGE_SHIFT and
+// the next (SWP_MIG_YOUNG_BIT, SWP_MIG_DIRTY_BIT; SWP_PFN_BITS is
+// MAX_PHYSMEM_BITS - PAGE_SHIFT), so in the entry at bits phys_bits and
+// phys_bits + 1: arm64's MAX_PHYSMEM_BITS is 52 with 64K pages and, with
+// 4K and 16K pages, 52 on a CPU with LPA2, else 48 -- with 4K pages and
+// LPA2 a young migration entry sets bit 52, CONT's place.
+struct migration_entry {
+	std::uint64_t pfn = 0;
+	bool write = false, exclusive = false, young = false, dirty = false;
+};
+std::uint64_t make_migration_entry(const geometry& geo, unsigned phys_bits, const migration_entry& e);
+// The migration entry v is, if it is one.
+std::optional<migration_entry> read_migration_entry(const geometry& geo, unsigned phys_bits, std::uint64_t v);
+
+// try_to_migrate of one folio over [first, last) (the folio's pages inside
+// the VMA), as migrate_pages unmaps a batch of folios (TTU_BATCH_FLUSH):
+// each entry that is present and maps the folio is read, taken out with
+// ptep_get_and_clear, and given a migration entry with set_pte_at (set_ptes
+// of one entry) that keeps its young and dirty; the invalidations are
+// deferred to one flush of the range after the walk.  PROT_NONE entries are
+// present to rmap too; the caller passes none.
+void try_to_migrate(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+		    const folio_extent& folio, unsigned phys_bits, bool exclusive);
+
+// remove_migration_ptes when the migration failed and the folio stays
+// (migrate_folio_undo_src): each entry of [first, last) that holds a
+// migration entry for a page of the folio is read and given back a
+// mapping of that page with set_pte_at -- `prot` (the VMA's vm_page_prot),
+// old unless the entry was young, dirty if it was dirty, writable if it
+// was migration-write.  No flush: the entries were not present.
+void remove_migration_ptes(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
+			   const folio_extent& folio, unsigned phys_bits, std::uint64_t prot);
+
 // The guard marker value (a PTE marker of type 31 marking a guard page).
 std::uint64_t guard_marker();
 

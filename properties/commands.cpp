@@ -55,6 +55,9 @@ struct fault_command : command {
 		// A fault on a guard page is a SIGSEGV, never a mapping.
 		for (std::size_t p = first; p < first + nr; p++)
 			RC_PRE(!m.guard[p]);
+		// A fault on a migration entry waits for the migration to end.
+		for (std::size_t p = first; p < first + nr; p++)
+			RC_PRE(m.pages[p] != page_state::migration);
 	}
 	void apply(world_model& m) const override
 	{
@@ -586,6 +589,66 @@ struct mremap_cmd final : command {
 	std::string what() const override { return fmt::format("mremap #{}..#{} away", first, last - 1); }
 };
 
+// Page migration of one folio (migrate_pages: compaction, NUMA balancing,
+// memory hotplug).  When none of the folio's pages holds a migration
+// entry, try_to_migrate replaces each present entry of it with one; when
+// some do, the migration is undone (remove_migration_ptes with the folio
+// kept, as when the copy fails), so the callers in between meet migration
+// entries: zapped, copied by fork, made readable by mprotect, beside the
+// runs the young clears widen over.
+struct migration_cmd final : command {
+	std::size_t page = 0;
+	bool undo = false, exclusive = true;
+	unsigned phys_bits = 48;
+	explicit migration_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		page = *gen::edge_page(w);
+		const auto [first, last] = w.folio_pages(w.folio_of_page(page));
+		for (std::size_t p = first; p < last; p++)
+			undo = undo || m.pages[p] == page_state::migration;
+		exclusive = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}});
+		phys_bits = m.phys_bits ? m.phys_bits : *rc::gen::weightedOneOf<unsigned>({{1, rc::gen::just(48u)}, {1, rc::gen::just(52u)}});
+		hw = *gen::hw_plan(w, 3 * (last - first) + 2, first, last);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(m.phys_bits == 0 || m.phys_bits == phys_bits);
+		const auto [first, last] = m.layout->folio_pages(m.layout->folio_of_page(page));
+		bool migrating = false, present = false;
+		for (std::size_t p = first; p < last; p++) {
+			migrating = migrating || m.pages[p] == page_state::migration;
+			present = present || m.pages[p] == page_state::present;
+			// PROT_NONE pages would come back with their VMA's
+			// protection, which the model does not keep.
+			RC_PRE(m.pages[p] != page_state::present || (!m.numa_hinted[p] && !m.vma_none[p]));
+		}
+		const bool can = undo ? migrating : !migrating && present;
+		RC_PRE(can);
+	}
+	void apply(world_model& m) const override
+	{
+		m.phys_bits = phys_bits;
+		const auto [first, last] = m.layout->folio_pages(m.layout->folio_of_page(page));
+		for (std::size_t p = first; p < last; p++)
+			if (m.pages[p] == (undo ? page_state::migration : page_state::present))
+				m.pages[p] = undo ? page_state::present : page_state::migration;
+	}
+	void act(const world_model&, harness& h) const override
+	{
+		if (undo)
+			h.remove_migration(page, phys_bits);
+		else
+			h.migrate(page, phys_bits, exclusive);
+	}
+	std::string what() const override
+	{
+		return undo ? fmt::format("migration of the folio of #{} undone: remove_migration_ptes", page)
+			    : fmt::format("migration of the folio of #{}: try_to_migrate (MAX_PHYSMEM_BITS {})", page,
+					  phys_bits);
+	}
+};
+
 struct lockless_cmd final : command {
 	std::size_t page = 0, other = 0, at_gap = 0;
 	int writer = 0;	// 0 none, 1 ptep_get_and_clear(other), 2 wrprotect_ptes(other, 1)
@@ -709,10 +772,10 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 	// Each action's weight, scaled by the case's swarm (world_model::swarm,
 	// in this order); the map keeps at least its own weight, so every case
 	// maps something.  The actions that make PROT_NONE entries and guard
-	// markers, MADV_COLD and mremap, join with `mprotect`; without it the draws are the same as
+	// markers, MADV_COLD, mremap and migration, join with `mprotect`; without it the draws are the same as
 	// before they existed (a weight of 0 is never drawn and shifts nothing).
 	const unsigned mp = m.mprotect ? 1u : 0u, fa = m.fault_around ? 1u : 0u;
-	const unsigned weight[] = {6, 3, 2 * fa, 3, 4, 2, 2, 2, 2, 2 * mp, 2, 2, 1, 2 * mp, 2 * mp, 2 * mp, 1 * mp, 2 * mp, 1 * mp};
+	const unsigned weight[] = {6, 3, 2 * fa, 3, 4, 2, 2, 2, 2, 2 * mp, 2, 2, 1, 2 * mp, 2 * mp, 2 * mp, 1 * mp, 2 * mp, 1 * mp, 2 * mp};
 	static_assert(std::size(weight) <= max_caller_actions);
 	auto w = [&](std::size_t i) { return i == 0 ? std::max(1u, weight[0] * m.swarm[0]) : weight[i] * m.swarm[i]; };
 	const auto shared = std::make_shared<const world_model>(m);
@@ -736,6 +799,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 		{w(16), make<guard_remove_cmd>(shared)},
 		{w(17), make<madvise_cmd>(shared, true)},
 		{w(18), make<mremap_cmd>(shared)},
+		{w(19), make<migration_cmd>(shared)},
 	});
 }
 

@@ -321,6 +321,21 @@ void harness::numa_fault(std::size_t page)
 	walk(first, last, [&] { mm::do_numa_page(*this, memory(), page, first, last, PAGE_READONLY); });
 }
 
+void harness::migrate(std::size_t page, unsigned phys_bits, bool exclusive)
+{
+	const std::size_t f = w_.folio_of_page(page);
+	const auto [first, last] = w_.folio_pages(f);
+	walk(first, last, [&] { mm::try_to_migrate(*this, memory(), first, last, w_.folios[f], phys_bits, exclusive); });
+}
+
+void harness::remove_migration(std::size_t page, unsigned phys_bits)
+{
+	const std::size_t f = w_.folio_of_page(page);
+	const auto [first, last] = w_.folio_pages(f);
+	walk(first, last,
+	     [&] { mm::remove_migration_ptes(*this, memory(), first, last, w_.folios[f], phys_bits, PAGE_READONLY); });
+}
+
 void harness::madv_cold(std::size_t first, std::size_t last)
 {
 	walk(first, last, [&] { mm::madvise_cold_pte_range(*this, memory(), first, last, batch_limit_, *caller_); });

@@ -245,6 +245,13 @@ public:
 	void guard_remove(std::size_t first, std::size_t last);
 	// mremap moving [first, last) out of the table (move_ptes).
 	void mremap_away(std::size_t first, std::size_t last);
+	// Migration of the folio holding `page`: try_to_migrate over its pages
+	// in the table, its migration entries placing young and dirty for
+	// MAX_PHYSMEM_BITS `phys_bits`; and the migration undone
+	// (remove_migration_ptes, the folio kept), the pages given back with
+	// the VMA's vm_page_prot.
+	void migrate(std::size_t page, unsigned phys_bits, bool exclusive);
+	void remove_migration(std::size_t page, unsigned phys_bits);
 	// GUP-fast: ptep_get_lockless(page), with `writer` (a locked call)
 	// starting at the reader's gap `at_gap` and making `stride` primitives
 	// at each later gap of the reader (0: all of them at `at_gap`), so the

@@ -65,7 +65,8 @@ struct world_layout {
 // What the callers know of each page: the kernel's own bookkeeping, which
 // decides what they may call (e.g. set_ptes with nr > 1 only over entries
 // that are not present).  It never looks at the strategy's table.
-enum class page_state : std::uint8_t { none, present, swap };
+// migration: a migration entry, until the migration is undone.
+enum class page_state : std::uint8_t { none, present, swap, migration };
 
 // One byte-sized value per page of a world, kept inline: RapidCheck copies
 // the callers' model for every command it generates, and a heap block per
@@ -110,6 +111,9 @@ struct world_model {
 	per_page<std::uint8_t> numa_hinted;
 	// Per page: holds a guard marker (MADV_GUARD_INSTALL).
 	per_page<std::uint8_t> guard;
+	// MAX_PHYSMEM_BITS, where migration entries keep young and dirty: chosen
+	// by the case's first migration (0 until then), one per machine.
+	unsigned phys_bits = 0;
 	// Callers that keep only the rules the arch code may rely on (see
 	// adversarial_rules in properties/commands.h).
 	bool adversarial = false;

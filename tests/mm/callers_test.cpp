@@ -398,5 +398,92 @@ TEST(callers, mremap_of_non_present_entries_alone_does_not_flush)
 	EXPECT_EQ(m.table()[3], 0u);
 }
 
+// Migration of a folded run: each entry read, taken out with
+// ptep_get_and_clear (the run unfolds at the first) and given a migration
+// entry that keeps its write, young and dirty; one flush at the end.  The
+// undo maps the pages back entry by entry, and the last one folds the run.
+TEST(callers, migration_replaces_each_entry_by_a_migration_entry_and_the_undo_maps_the_folio_back)
+{
+	machine m = make_machine(1);
+	fold(m, 0, 0x100);
+	mark(m, 3, true, false);
+	mark(m, 5, false, true);
+	recording_sink s(m);
+	const folio_extent folio{0x100, 64};
+	mm::try_to_migrate(s, {geo4k, m.folios()}, 0, CONT, folio, 48, true);
+	EXPECT_EQ(s.log.back(), "flush #0+16");
+	EXPECT_EQ(std::count_if(s.log.begin(), s.log.end(), [](const std::string& c) { return c.starts_with("ptep_get_and_clear"); }),
+		  CONT);
+	for (std::size_t k = 0; k < CONT; k++) {
+		const std::optional<mm::migration_entry> e = mm::read_migration_entry(geo4k, 48, m.table()[k]);
+		ASSERT_TRUE(e) << k;
+		EXPECT_EQ(e->pfn, 0x100 + k);
+		EXPECT_TRUE(e->write);
+		// The unfold gathered the run's young and dirty into every entry.
+		EXPECT_TRUE(e->young) << k;
+		EXPECT_TRUE(e->dirty) << k;
+		EXPECT_EQ(nonpresent_kind(m.table()[k]), "migration-write");
+	}
+	mm::remove_migration_ptes(s, {geo4k, m.folios()}, 0, CONT, folio, 48, PAGE_READONLY);
+	for (std::size_t k = 0; k < CONT; k++) {
+		EXPECT_TRUE(pte_valid_cont(m.table()[k])) << k;
+		EXPECT_EQ(pte_pfn(m.table()[k], geo4k), 0x100 + k);
+		EXPECT_TRUE(pte_write(m.table()[k]) && pte_young(m.table()[k]) && pte_dirty(m.table()[k])) << k;
+	}
+}
+
+// Where a migration entry keeps young: just above the pfn's bits.  With 4K
+// pages and 52-bit physical addresses that is bit 52, CONT's place, and
+// arm64's set_ptes strips CONT from every value it writes -- so the entry
+// is stored without its young, and the page comes back old.  At 48 bits,
+// or with 16K pages, the bit is elsewhere and survives.
+TEST(callers, a_young_migration_entry_loses_its_young_to_set_ptes_with_4k_pages_and_52_bit_addresses)
+{
+	const mm::migration_entry young{0x100, false, true, true, false};
+	EXPECT_EQ(mm::make_migration_entry(geo4k, 52, young) >> 52 & 1, 1u);
+	EXPECT_EQ(mm::make_migration_entry(geo4k, 48, young) >> 48 & 1, 1u);
+	EXPECT_EQ(mm::make_migration_entry(geometry::of(granule::k16), 52, young) >> 50 & 1, 1u);
+	for (const unsigned bits : {48u, 52u}) {
+		SCOPED_TRACE(bits);
+		machine m = make_machine(1);
+		map(m, 0, 1, 0x100, PROT_RO);
+		mark(m, 0, true, false);
+		recording_sink s(m);
+		mm::try_to_migrate(s, {geo4k, m.folios()}, 0, 1, folio_extent{0x100, 64}, bits, true);
+		const std::optional<mm::migration_entry> e = mm::read_migration_entry(geo4k, bits, m.table()[0]);
+		ASSERT_TRUE(e);
+		EXPECT_EQ(e->young, bits == 48);
+		mm::remove_migration_ptes(s, {geo4k, m.folios()}, 0, 1, folio_extent{0x100, 64}, bits, PAGE_READONLY);
+		EXPECT_EQ(pte_young(m.table()[0]), bits == 48);
+	}
+}
+
+// mprotect and fork make a writable migration entry readable, with
+// set_pte_at over the non-present entry; other entries are passed over.
+TEST(callers, mprotect_and_fork_make_writable_migration_entries_readable)
+{
+	const mm::migration_entry w{0x100, true, true, false, true};
+	for (const bool fork : {false, true}) {
+		SCOPED_TRACE(fork ? "fork" : "mprotect");
+		machine m = make_machine(1);
+		m.poke(2, mm::make_migration_entry(geo4k, 48, w));
+		m.poke(3, mk_swp_entry(SWP_MIGRATION_READ, 0x101));
+		recording_sink s(m);
+		if (fork)
+			mm::copy_pte_range(s, {geo4k, m.folios()}, 0, CONT);
+		else
+			mm::change_pte_range(s, {geo4k, m.folios()}, 0, CONT, PROT_RO);
+		const std::uint64_t sets = std::count_if(s.log.begin(), s.log.end(), [](const std::string& c) { return c.starts_with("set_ptes"); });
+		EXPECT_EQ(sets, 1u);
+		const std::optional<mm::migration_entry> e = mm::read_migration_entry(geo4k, 48, m.table()[2]);
+		ASSERT_TRUE(e);
+		EXPECT_FALSE(e->write);
+		EXPECT_EQ(e->exclusive, !fork);
+		EXPECT_TRUE(e->dirty);
+		EXPECT_EQ(e->pfn, 0x100u);
+		EXPECT_EQ(m.table()[3], mk_swp_entry(SWP_MIGRATION_READ, 0x101));
+	}
+}
+
 } // namespace
 } // namespace ptespec::test

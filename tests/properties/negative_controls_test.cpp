@@ -513,6 +513,66 @@ TEST(negative_control, a_get_and_clear_dropping_a_non_present_entry_fails_precis
 	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
 }
 
+// ptep_get_and_clear sizing its run from CONT on whatever value it reads,
+// as arm64's huge_ptep_get_and_clear did until its 2025 fix: a present
+// entry goes mainline's way, but a non-present value carrying CONT is taken
+// for a run of non-present entries (hugetlb writes one to every slot) and
+// the whole run is cleared, its flags gathered.  Its set_ptes leaves CONT
+// alone on a value that is not valid (CONT is the arch's to manage on a
+// mapping; mainline strips it from every value), and its young clears are
+// the fixed ones (valid-cont-young: mainline's widening fails isolation
+// first).  Only mremap hands ptep_get_and_clear a non-present entry, so
+// the kernel sweep catches it -- through a swap entry whose offset sets
+// bit 52, or the young migration entry of a 4K machine with 52-bit
+// physical addresses -- and the core sweep cannot.
+template <class M>
+struct get_and_clear_run_from_cont : mainline_ops<M, get_and_clear_run_from_cont<M>> {
+	using W = typename M::word;
+	using base = mainline_ops<M, get_and_clear_run_from_cont<M>>;
+	W ptep_get_and_clear(M& m, std::size_t i)
+	{
+		const W pte = this->self().__ptep_get(m, i);
+		if (m.branch(pte_present(pte)) || !m.branch(pte_cont(pte)))
+			return base::ptep_get_and_clear(m, i);
+		const geometry& g = m.geo();
+		W out = this->self().__ptep_get_and_clear(m, i);
+		for (std::size_t k = g.run_start(i); k < g.run_start(i) + g.cont_ptes; k++)
+			if (k != i)
+				out = pte_or_flags(out, this->self().__ptep_get_and_clear(m, k));
+		return out;
+	}
+	void set_ptes(M& m, std::size_t i, W pte, std::size_t nr)
+	{
+		if (!m.branch(pte_valid(pte))) {
+			this->self().__set_ptes(m, i, pte, nr);
+			return;
+		}
+		base::set_ptes(m, i, pte, nr);
+	}
+	std::pair<std::size_t, std::size_t> contpte_align_addr_ptep(M& m, std::size_t i, std::size_t nr)
+	{
+		return widened_from_valid_cont(*this, m, i, nr);
+	}
+};
+
+TEST(negative_control, a_get_and_clear_sizing_a_run_from_cont_on_a_non_present_value_fails_through_mremap)
+{
+	auto s = make_strategy<get_and_clear_run_from_cont, on_machine>("get-and-clear-run-from-cont", "negative control",
+									"test");
+	run_options o;
+	o.seed = 1;
+	o.cases = default_cases(granule::k4, property::isolation);
+	o.sweep = run_options::sweeps::kernel;
+	const property_result r = run_property(*s, property::isolation, o);
+	ASSERT_EQ(r.v, verdict::fails) << "get-and-clear-run-from-cont should fail isolation";
+	const std::string ce = format_counterexample(r);
+	EXPECT_NE(ce.find("mremap"), std::string::npos) << ce;
+	EXPECT_NE(r.ce.v.message.find("ptep_get_and_clear"), std::string::npos) << ce;
+	o.sweep = run_options::sweeps::core;
+	const property_result apart = run_property(*s, property::isolation, o);
+	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+}
+
 TEST(negative_control, a_prot_start_returning_its_first_entry_fails_batch_or_only_under_mprotect)
 {
 	expect_caught_only_by_mprotect<prot_start_first_entry_only>("prot-start-first-entry", property::batch_or,
