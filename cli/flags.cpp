@@ -209,8 +209,8 @@ void add_sweep_flags(CLI::App& sub, sweep_flags& f)
 		},
 		"which sweeps each cell makes, each its own cases from the seed: core (core-mm's everyday callers: "
 		"faults, fork, munmap, exit, reclaim, MADV_FREE), kernel (every caller -- mprotect, NUMA hinting, "
-		"guard pages, MADV_COLD, mremap too -- with swarm testing, and BBML2 drawn per case unless --hardware is "
-		"given), or both, one after the other (the default)",
+		"guard pages, MADV_COLD, mremap, migration too -- with swarm testing, and BBML2 drawn per case unless "
+		"--hardware is given), or both, one after the other (the default)",
 		"S");
 	sub.add_flag("--mprotect", f.mprotect,
 		     "one sweep: core-mm's callers and those that change protections -- mprotect (change_pte_range: "
@@ -242,7 +242,7 @@ std::string not_run_line(const sweep_flags& f, const hardware_options& hw)
 	const bool kernel = s == run_options::sweeps::kernel || s == run_options::sweeps::both;
 	std::vector<std::string> missing;
 	if (!kernel && !f.mprotect)
-		missing.push_back("the mprotect, NUMA-hinting, guard-page, MADV_COLD and mremap callers (--sweep both)");
+		missing.push_back("the mprotect, NUMA-hinting, guard-page, MADV_COLD, mremap and migration callers (--sweep both)");
 	if (!hw.bbml2_noabort && !(kernel && hw.is_default()))
 		missing.push_back(hw.is_default() ? "BBML2 hardware (--sweep both)" : "BBML2 hardware (--hardware bbml2)");
 	if (!hw.one_cpu)

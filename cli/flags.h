@@ -88,7 +88,7 @@ void add_sweep_flags(CLI::App& sub, sweep_flags& f);
 std::string sampled_lines(const sweep_flags& f, const hardware_options& hw);
 
 // What the sampled cases of a run did not exercise -- "not run: the
-// mprotect, NUMA-hinting, guard-page, MADV_COLD and mremap callers (--sweep both),
+// mprotect, NUMA-hinting, guard-page, MADV_COLD, mremap and migration callers (--sweep both),
 // a single CPU (--hardware one-cpu), ..." -- or "" when everything ran.  A
 // `holds` speaks only for what ran.
 std::string not_run_line(const sweep_flags& f, const hardware_options& hw);

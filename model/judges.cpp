@@ -249,9 +249,38 @@ void checker::judge_isolation(const ended_call& e)
 // index + k to the page after k of the value asked, with its attributes
 // (access, dirty and CONT aside: the strategy may gather or fold them);
 // any other call leaves each entry on the page it mapped when the call
-// began.  What a store outside the range does is isolation's question.
+// began.  And a set_ptes of one special non-present value -- hwpoison,
+// migration, device or marker, every bit of which the kernel reads back:
+// a pfn, a migration entry's young and dirty, what a marker marks --
+// stores that value bit for bit.  (An ordinary swap entry's offset is
+// left out: the generators set bits of it no swap area reaches.)  What a
+// store outside the range does is isolation's question.
 void checker::judge_mapping(const primitive_step& p)
 {
+	if (in_call_ && !seen(property::mapping) && cur_.kind == call_kind::set_ptes && cur_.nr == 1 &&
+	    p.index == cur_.index && !pte_present(cur_.pte) && swp_type_of(cur_.pte) >= MAX_SWAPFILES &&
+	    !pte_present(p.new_value) && !pte_none(p.new_value)) {
+		exercise(property::mapping);
+		if (p.new_value != cur_.pte) {
+			auto bits = [](std::uint64_t v) {
+				std::string out;
+				for (unsigned b = 0; b < 64; b++)
+					if (v >> b & 1)
+						out += (out.empty() ? "" : ", ") + std::to_string(b);
+				return out;
+			};
+			const std::uint64_t lost = cur_.pte & ~p.new_value, gained = p.new_value & ~cur_.pte;
+			std::string what;
+			if (lost)
+				what = "bit " + bits(lost) + " lost";
+			if (gained)
+				what += (what.empty() ? "bit " : ", bit ") + bits(gained) + " set";
+			report(property::mapping, p.index,
+			       fmt::format("{} stored {:#018x} into #{}, which it was asked to store as {:#018x} ({}): {}",
+					   describe(cur_), p.new_value, p.index, cur_.pte, nonpresent_kind(cur_.pte), what));
+		}
+		return;
+	}
 	if (!in_call_ || !pte_present(p.new_value) || seen(property::mapping) || p.index < cur_.index ||
 	    p.index >= range_end(cur_))
 		return;

@@ -127,8 +127,10 @@ rc::Gen<std::uint64_t> nonpresent_value(bool alias)
 		[alias](unsigned type, std::uint64_t offset, bool alias_af, bool alias_cont, bool excl) {
 			// Type bit 4 is PTE bit 10 (AF); offset bit 40 is PTE bit 52
 			// (CONT).  Types 16-23 are swap areas past the 16th, 24-30
-			// hwpoison, migration and device entries (their offset a pfn),
-			// 31 a PTE marker, whose offset is what it marks.
+			// hwpoison, migration and device entries (their offset a pfn,
+			// below bit 40 wherever physical addresses end below bit 52;
+			// a migration entry's young bit is the migration caller's to
+			// set), 31 a PTE marker, whose offset is what it marks.
 			if (!alias)
 				type &= 0xf;
 			else if (alias_af)
@@ -136,7 +138,7 @@ rc::Gen<std::uint64_t> nonpresent_value(bool alias)
 			if ((type & SWP_TYPE_MASK) == SWP_PTE_MARKER) {
 				constexpr std::uint64_t marks[] = {PTE_MARKER_UFFD_WP, PTE_MARKER_POISONED, PTE_MARKER_GUARD};
 				offset = marks[offset % 3];
-			} else if (alias && alias_cont) {
+			} else if (alias && alias_cont && (type & SWP_TYPE_MASK) < MAX_SWAPFILES) {
 				offset |= std::uint64_t{1} << 40;
 			}
 			return mk_swp_entry(type, offset, excl) | (offset == 0 && type == 0 ? PTE_SWP_EXCLUSIVE : 0);

@@ -394,8 +394,8 @@ run_options sweep_options(const run_options& o, run_options::sweeps s)
 std::string sweeps_text(const run_options& o)
 {
 	const std::string core = "core-mm's everyday callers";
-	const std::string kernel = fmt::format("every caller (mprotect, NUMA hinting, guard pages, MADV_COLD, mremap too), swarm "
-					       "testing{}",
+	const std::string kernel = fmt::format("every caller (mprotect, NUMA hinting, guard pages, MADV_COLD, mremap, "
+					       "migration too), swarm testing{}",
 					       o.hw.is_default() ? ", BBML2 drawn per case" : "");
 	switch (o.sweep) {
 	case run_options::sweeps::as_given: return "";

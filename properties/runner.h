@@ -50,8 +50,9 @@ struct run_options {
 	// The callers that change protections among the commands: mprotect
 	// (change_pte_range, to read-only, read-write or PROT_NONE), NUMA
 	// balancing (change_prot_numa and the hinting fault), guard pages,
-	// MADV_COLD and mremap (move_ptes, which hands ptep_get_and_clear
-	// entries that are not present).  Read by a run of sweeps::as_given
+	// MADV_COLD, mremap (move_ptes, which hands ptep_get_and_clear
+	// entries that are not present) and page migration (try_to_migrate
+	// and its undo).  Read by a run of sweeps::as_given
 	// (`--mprotect`).
 	bool mprotect = false;
 	// Swarm testing: each case draws which caller actions it makes and how
@@ -69,7 +70,7 @@ struct run_options {
 	//   core      one: core-mm's everyday callers (faults, fork, munmap,
 	//             exit, reclaim, MADV_FREE...), every action at its weight;
 	//   kernel    one: every caller (mprotect, NUMA hinting, guard pages,
-	//             MADV_COLD, mremap too), swarm testing, and BBML2 drawn per case
+	//             MADV_COLD, mremap, migration too), swarm testing, and BBML2 drawn per case
 	//             unless hw has it;
 	//   both      core, then kernel: the CLI's default.
 	enum class sweeps { as_given, core, kernel, both };

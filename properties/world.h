@@ -123,7 +123,7 @@ struct world_model {
 	bool fault_around = true;	// read faults map every none entry of a run, folio by folio
 	bool batch_young = true;	// reclaim clears young a folio batch per call, not an entry
 	// mprotect and NUMA balancing change protections (modify_prot_start_ptes /
-	// commit); guard pages, MADV_COLD and mremap join with them.
+	// commit); guard pages, MADV_COLD, mremap and migration join with them.
 	bool mprotect = false;
 	// Swarm testing: this case's scale of each caller action's weight (0
 	// leaves it out of the case, 1 as drawn, 3 more often), indexed as

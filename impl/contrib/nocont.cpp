@@ -22,10 +22,11 @@ struct nocont : mainline_ops<M, nocont<M>> {
 	void contpte_try_fold(M&, std::size_t) {}
 	void contpte_try_fold(M&, std::size_t, const W&) {}
 
-	void contpte_set_ptes(M& m, std::size_t i, const W& pte, std::size_t nr)
-	{
-		this->self().__set_ptes(m, i, pte_mknoncont(pte), nr);
-	}
+	// set_ptes as it was before contpte: the value written as given, with
+	// no CONT to strip (core-mm never passes it; a non-present value keeps
+	// every bit, bit 52 included, as a young migration entry needs with 4K
+	// pages and 52-bit physical addresses).
+	void set_ptes(M& m, std::size_t i, W pte, std::size_t nr) { this->self().__set_ptes(m, i, pte, nr); }
 };
 
 // In-tree, not built in: registry tests pin the seven builtin names.

@@ -14,7 +14,10 @@ namespace {
 
 TEST(cli_test_cmd, mainline_holds_and_exits_0_with_the_seed_first)
 {
-	const outcome o = run_ptespec({"test", "--strategy", "mainline", "--seed", "7", "--cases", "30"});
+	// (16K: at 4K mainline's set_ptes loses a migration entry's young bit,
+	// docs/findings.md.)
+	const outcome o =
+		run_ptespec({"test", "--strategy", "mainline", "--seed", "7", "--cases", "30", "--granule", "16k"});
 	EXPECT_EQ(o.status, 0) << o.show();
 	EXPECT_EQ(o.out.rfind("seed 7\n", 0), 0u) << o.out;
 	EXPECT_NE(o.out.find("10 passed, 0 failed, 0 undecided\n"), std::string::npos) << o.out;
@@ -22,8 +25,8 @@ TEST(cli_test_cmd, mainline_holds_and_exits_0_with_the_seed_first)
 
 TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
 {
-	const outcome o =
-		run_ptespec({"test", "--strategy", "mainline", "--hardware", "bbml2", "--seed", "7", "--cases", "30"});
+	const outcome o = run_ptespec(
+		{"test", "--strategy", "mainline", "--hardware", "bbml2", "--seed", "7", "--cases", "30", "--granule", "16k"});
 	EXPECT_EQ(o.status, 0) << o.show();
 	EXPECT_EQ(o.out.rfind("seed 7\nhardware bbml2\n", 0), 0u) << o.out;
 	const outcome plain = run_ptespec({"test", "--strategy", "mainline", "--seed", "7", "--cases", "30"});
@@ -32,7 +35,7 @@ TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
 	// sweep runs the mprotect family and draws BBML2; the core sweep alone
 	// has neither; under --hardware bbml2 nothing is drawn.
 	const std::string callers =
-		"the mprotect, NUMA-hinting, guard-page, MADV_COLD and mremap callers (--sweep both)";
+		"the mprotect, NUMA-hinting, guard-page, MADV_COLD, mremap and migration callers (--sweep both)";
 	EXPECT_NE(plain.out.find("sampled in two sweeps: core-mm's everyday callers; then every caller"),
 		  std::string::npos)
 		<< plain.out;
@@ -71,8 +74,10 @@ TEST(cli_test_cmd, explore_under_bbml2_names_it_and_mainline_holds)
 // verdict; under bbml2 the proofs run on the same hardware.
 TEST(cli_test_cmd, check_without_hafdbs_gives_sampled_verdicts_only_and_under_bbml2_proves)
 {
+	// The core sweep: the kernel sweep's migrations fail mapping at 4K
+	// (docs/findings.md).
 	const outcome o = run_ptespec({"check", "--strategy", "mainline", "--cases", "50", "--granule", "4k",
-				       "--hardware", "no-hafdbs", "--json"});
+				       "--hardware", "no-hafdbs", "--sweep", "core", "--json"});
 	EXPECT_EQ(o.status, 0) << o.show();
 	const auto j = nlohmann::json::parse(o.out);
 	EXPECT_EQ(j.at("hardware"), "no-hafdbs");
@@ -81,7 +86,7 @@ TEST(cli_test_cmd, check_without_hafdbs_gives_sampled_verdicts_only_and_under_bb
 		EXPECT_TRUE(cell.at("proof").is_null()) << cell.dump();
 
 	const outcome b = run_ptespec({"check", "--strategy", "mainline", "--cases", "50", "--granule", "4k",
-				       "--hardware", "bbml2"});
+				       "--hardware", "bbml2", "--sweep", "core"});
 	EXPECT_EQ(b.status, 0) << b.show();
 	EXPECT_NE(b.out.find("hardware bbml2, 50 cases per pair; proofs: on the same hardware"), std::string::npos)
 		<< b.out;

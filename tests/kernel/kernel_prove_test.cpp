@@ -126,7 +126,7 @@ TEST(kernel_cli, prove_refutes_the_c_simple_where_it_refutes_the_template_simple
 TEST(kernel_cli, check_proves_a_tree_for_the_obligations_it_names)
 {
 	const outcome o = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "check", "--strategy", tree_name, "--granule", "4k",
-				       "--cases", "300", "--obligation", "exit/"});
+				       "--cases", "300", "--obligation", "exit/", "--sweep", "core"});
 	EXPECT_EQ(o.status, 0) << o.show();
 	EXPECT_NE(o.out.find("holds+partly"), std::string::npos) << o.show();
 	EXPECT_NE(o.out.find("exit/run-"), std::string::npos) << o.show();
