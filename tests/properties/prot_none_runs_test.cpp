@@ -89,7 +89,8 @@ TEST(prot_none_runs, mainlines_young_test_widens_from_a_prot_none_cont_entry_int
 // one folio) ages the PROT_NONE entry alone: the same life, no violation.
 TEST(prot_none_runs, a_young_test_that_widens_from_valid_cont_entries_only_leaves_the_swap_entry_alone)
 {
-	auto s = make_strategy<controls::young_widening_from_valid_cont_only, on_machine>("young-from-valid-cont", "repair", "test");
+	auto s = make_strategy<controls::young_widening_from_valid_cont_only, on_machine>("young-from-valid-cont",
+											  "repair", "test");
 	for (bool batched : {true, false})
 		EXPECT_EQ(age_a_prot_none_run_that_lost_a_page(*s, batched), "") << (batched ? "batched" : "one entry");
 }
