@@ -39,25 +39,17 @@ struct differs_when_symbolic : mainline_ops<M, differs_when_symbolic<M>> {
 TEST(proofs, every_sampled_failure_agrees_with_the_one_call_claims)
 {
 	const prove_options o = quick();
-	auto first = make_strategy<first_only, on_machine | on_symbolic>("first-only", "negative control", "test");
-	auto noop = make_strategy<gathered_noop, on_machine | on_symbolic>("gathered-noop", "negative control", "test");
-	auto rdonly = make_strategy<set_access_flags_leaving_rdonly, on_machine | on_symbolic>(
-		"leave-rdonly", "negative control", "test");
-	auto local = make_strategy<controls::convert_flushing_locally, on_machine | on_symbolic>(
-		"convert-local-flush", "negative control", "test");
-	auto nosync = make_strategy<controls::convert_flushing_without_sync, on_machine | on_symbolic>(
-		"convert-nosync-flush", "negative control", "test");
-	auto stride = make_strategy<controls::convert_flushing_by_run, on_machine | on_symbolic>(
-		"convert-run-stride-flush", "negative control", "test");
-	auto pmd = make_strategy<controls::convert_flushing_at_pmd_level, on_machine | on_symbolic>(
-		"convert-pmd-level-flush", "negative control", "test");
-	auto nobbm = make_strategy<controls::no_bbm, on_machine | on_symbolic>("no-bbm", "negative control", "test");
-	auto by_entry = make_strategy<controls::convert_entry_by_entry, on_machine | on_symbolic>(
-		"convert-entry-by-entry", "negative control", "test");
-	auto clean = make_strategy<clean_without_rdonly, on_machine | on_symbolic>("clean-without-rdonly",
-										   "negative control", "test");
-	auto swap_read = make_strategy<read_cont_without_valid, on_machine | on_symbolic>("read-cont-without-valid",
-											  "negative control", "test");
+	auto first = proof_control<first_only>("first-only");
+	auto noop = proof_control<gathered_noop>("gathered-noop");
+	auto rdonly = proof_control<set_access_flags_leaving_rdonly>("leave-rdonly");
+	auto local = proof_control<controls::convert_flushing_locally>("convert-local-flush");
+	auto nosync = proof_control<controls::convert_flushing_without_sync>("convert-nosync-flush");
+	auto stride = proof_control<controls::convert_flushing_by_run>("convert-run-stride-flush");
+	auto pmd = proof_control<controls::convert_flushing_at_pmd_level>("convert-pmd-level-flush");
+	auto nobbm = proof_control<controls::no_bbm>("no-bbm");
+	auto by_entry = proof_control<controls::convert_entry_by_entry>("convert-entry-by-entry");
+	auto clean = proof_control<clean_without_rdonly>("clean-without-rdonly");
+	auto swap_read = proof_control<read_cont_without_valid>("read-cont-without-valid");
 	struct cell {
 		strategy* s;
 		property p;
@@ -131,10 +123,8 @@ TEST(proofs, every_sampled_failure_agrees_with_the_one_call_claims)
 // the negative controls, at 4K.
 TEST(proofs, every_sampled_lockless_failure_agrees_with_the_lockless_claim)
 {
-	auto none = make_strategy<controls::lockless_gather_skipping_none, on_machine | on_symbolic>(
-		"lockless-skip-none", "negative control", "test");
-	auto no_retry = make_strategy<controls::lockless_gather_without_retry, on_machine | on_symbolic>(
-		"lockless-no-retry", "negative control", "test");
+	auto none = proof_control<controls::lockless_gather_skipping_none>("lockless-skip-none");
+	auto no_retry = proof_control<controls::lockless_gather_without_retry>("lockless-no-retry");
 	struct cell {
 		strategy* s;
 		std::vector<granule> grans;
@@ -171,8 +161,7 @@ TEST(proofs, every_sampled_lockless_failure_agrees_with_the_lockless_claim)
 // of the writer's run held.
 TEST(proofs, a_sampled_lockless_failure_that_is_no_race_of_two_moments_is_outside)
 {
-	auto s = make_strategy<controls::lockless_gather_without_retry, on_machine | on_symbolic>(
-		"lockless-no-retry", "negative control", "test");
+	auto s = proof_control<controls::lockless_gather_without_retry>("lockless-no-retry");
 	run_options ro;
 	ro.seed = 1;
 	ro.cases = 2000;
@@ -231,8 +220,7 @@ struct lockless_differs_when_symbolic : mainline_ops<M, lockless_differs_when_sy
 
 TEST(proofs, the_agreement_check_catches_a_symbolic_lockless_read_that_differs)
 {
-	auto s = make_strategy<lockless_differs_when_symbolic, on_machine | on_symbolic>(
-		"lockless-differs-when-symbolic", "negative control", "test");
+	auto s = proof_control<lockless_differs_when_symbolic>("lockless-differs-when-symbolic");
 	run_options ro;
 	ro.seed = 1;
 	ro.cases = 2000;
@@ -250,8 +238,7 @@ TEST(proofs, the_agreement_check_catches_a_symbolic_lockless_read_that_differs)
 // proved.
 TEST(proofs, a_sampled_hint_failure_agrees_with_the_hint_claim)
 {
-	auto from_start = make_strategy<controls::batch_hint_ignoring_place, on_machine | on_symbolic>(
-		"batch-hint-from-run-start", "negative control", "test");
+	auto from_start = proof_control<controls::batch_hint_ignoring_place>("batch-hint-from-run-start");
 	for (granule g : {granule::k4, granule::k64}) {
 		run_options ro;
 		ro.seed = 1;
@@ -290,8 +277,7 @@ struct hint_differs_when_symbolic : mainline_ops<M, hint_differs_when_symbolic<M
 
 TEST(proofs, the_hint_agreement_check_catches_a_symbolic_hint_that_differs)
 {
-	auto s = make_strategy<hint_differs_when_symbolic, on_machine | on_symbolic>("hint-differs-when-symbolic",
-										     "negative control", "test");
+	auto s = proof_control<hint_differs_when_symbolic>("hint-differs-when-symbolic");
 	run_options ro;
 	ro.seed = 1;
 	ro.cases = 2000;
@@ -307,8 +293,7 @@ TEST(proofs, the_hint_agreement_check_catches_a_symbolic_hint_that_differs)
 // is caught: its sampled per-call failure is proved from the same table.
 TEST(proofs, the_agreement_check_catches_a_symbolic_instantiation_that_differs)
 {
-	auto s = make_strategy<differs_when_symbolic, on_machine | on_symbolic>("differs-when-symbolic",
-										"negative control", "test");
+	auto s = proof_control<differs_when_symbolic>("differs-when-symbolic");
 	run_options ro;
 	ro.seed = 1;
 	ro.cases = 2000;

@@ -26,8 +26,7 @@ TEST(proofs, the_batch_hint_is_proved_for_mainline_and_refuted_when_it_counts_fr
 		EXPECT_EQ(r.verdict, proof_verdict::proved) << to_string(g) << ": " << r.detail;
 		EXPECT_EQ(r.paths, paths) << r.detail;
 	}
-	auto from_start = make_strategy<controls::batch_hint_ignoring_place, on_machine | on_symbolic>(
-		"batch-hint-from-run-start", "negative control", "test");
+	auto from_start = proof_control<controls::batch_hint_ignoring_place>("batch-hint-from-run-start");
 	proof_result r = prove_named(*from_start, granule::k4, "hint/cont16", quick());
 	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
 	ASSERT_TRUE(r.ce && r.ce->hint);
@@ -37,8 +36,7 @@ TEST(proofs, the_batch_hint_is_proved_for_mainline_and_refuted_when_it_counts_fr
 	EXPECT_EQ(r.replay, "confirmed") << r.ce_text;
 	EXPECT_NE(r.ce_text.find("pte_batch_hint(#"), std::string::npos) << r.ce_text;
 
-	auto over_words = make_strategy<controls::batch_hint_over_words, on_machine | on_symbolic>(
-		"batch-hint-over-words", "test", "test");
+	auto over_words = proof_control<controls::batch_hint_over_words>("batch-hint-over-words", "test");
 	const proof_result w = prove_named(*over_words, granule::k4, "hint/cont16", quick());
 	EXPECT_EQ(w.verdict, proof_verdict::unknown) << w.detail;
 	EXPECT_NE(w.detail.find("concrete words only"), std::string::npos) << w.detail;
@@ -60,8 +58,7 @@ TEST(proofs, a_lockless_read_beside_a_writer_is_proved_for_mainline_and_refuted_
 	ASSERT_NE(s, nullptr);
 	const proof_result r = prove_named(*s, granule::k4, "lockless/wrprotect_ptes-cont16", quick_at(1, 1));
 	EXPECT_EQ(r.verdict, proof_verdict::proved) << r.detail;
-	auto no_retry = make_strategy<controls::lockless_gather_without_retry, on_machine | on_symbolic>(
-		"lockless-no-retry", "negative control", "test");
+	auto no_retry = proof_control<controls::lockless_gather_without_retry>("lockless-no-retry");
 	EXPECT_EQ(refuted_and_confirmed(*no_retry, "lockless/ptep_get_and_clear-cont16", quick_at(1, 1)),
 		  property::lockless);
 	const proof_result alone = prove_named(*no_retry, granule::k4, "step/ptep_get_lockless-cont16", quick());
@@ -78,8 +75,7 @@ TEST(proofs, a_lockless_read_beside_a_writer_is_proved_for_mainline_and_refuted_
 // skips none entries, which the full search alone refutes in some 400 s.
 TEST(proofs, the_lockless_reads_that_skip_cleared_entries_are_refuted_by_a_probe)
 {
-	auto none = make_strategy<controls::lockless_gather_skipping_none, on_machine | on_symbolic>(
-		"lockless-skip-none", "negative control", "test");
+	auto none = proof_control<controls::lockless_gather_skipping_none>("lockless-skip-none");
 	// More probes than the default: the first probe that refutes ends the
 	// search.  (The probes' budgets are resource units, not time: the same
 	// on any machine, cli_prove.a_probe_refutation_is_the_same_on_every_run.)

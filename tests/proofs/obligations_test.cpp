@@ -67,8 +67,7 @@ TEST(proofs, simple_per_call_is_refuted_and_the_checker_confirms)
 
 TEST(proofs, a_broken_batch_is_refuted)
 {
-	auto broken = make_strategy<first_only, on_machine | on_symbolic>(
-		"first-only", "returns the first entry without the OR", "test");
+	auto broken = proof_control<first_only>("first-only", "returns the first entry without the OR");
 	proof_result r = prove_named(*broken, granule::k4, "batch-or/cont16", quick());
 	ASSERT_EQ(r.verdict, proof_verdict::refuted);
 	ASSERT_TRUE(r.ce.has_value());
@@ -247,8 +246,7 @@ TEST(proofs, a_teardown_is_refuted_at_its_first_broken_call)
 // checker reports the same.
 TEST(proofs, an_access_outside_the_table_is_refuted_as_isolation)
 {
-	auto s = make_strategy<reads_past_when_dirty, on_machine | on_symbolic>("reads-past-when-dirty",
-										"reads past a dirty batch", "test");
+	auto s = proof_control<reads_past_when_dirty>("reads-past-when-dirty", "reads past a dirty batch");
 	proof_result r = prove_named(*s, granule::k4, "batch-or/cont16", quick());
 	ASSERT_EQ(r.verdict, proof_verdict::refuted) << r.detail;
 	ASSERT_TRUE(r.ce.has_value());
@@ -291,8 +289,7 @@ TEST(proofs, the_batched_young_calls_are_listed_as_not_covered)
 // as well-formed; check's cells count it for well-formed only.
 TEST(proofs, a_flush_past_the_table_is_refuted_as_well_formed)
 {
-	auto s = make_strategy<flushes_past_when_young, on_machine | on_symbolic>("flushes-past-when-young",
-										  "flushes past a young batch", "test");
+	auto s = proof_control<flushes_past_when_young>("flushes-past-when-young", "flushes past a young batch");
 	std::vector<proof_result> rs =
 		prove_named(*s, granule::k4, std::vector<std::string>{"per-call/one-call", "no-loss/one-call"}, quick());
 	ASSERT_EQ(rs.size(), 2u);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <string>
@@ -33,6 +34,14 @@
 #include "properties/runner.h"
 
 namespace ptespec::proofs::testing {
+
+// A control the proofs' tests build: compiled for the sampled runs' machine
+// and the proofs', not the cost model's.
+template <template <class> class S>
+std::unique_ptr<strategy> proof_control(std::string name, std::string description = "negative control")
+{
+	return make_strategy<S, on_machine | on_symbolic>(std::move(name), std::move(description), "test");
+}
 
 // Budgets that do not depend on the machine's speed (a test under the
 // sanitizers, next to other tests, runs several times slower): no run-time

@@ -35,8 +35,7 @@ TEST(proofs, mainline_keeps_the_invariant_over_an_unfold)
 // call refutes it, and the concrete checker confirms the refutation.
 TEST(proofs, a_read_taking_a_swap_entry_for_a_run_is_refuted_from_invariant_tables_only)
 {
-	auto s = make_strategy<read_cont_without_valid, on_machine | on_symbolic>("read-cont-without-valid",
-										  "negative control", "test");
+	auto s = proof_control<read_cont_without_valid>("read-cont-without-valid");
 	const prove_options o = quick();
 	EXPECT_EQ(prove_named(*s, granule::k4, std::vector<std::string>{"per-call/one-call", "no-loss/one-call"}, o)
 			  .front()
@@ -47,8 +46,7 @@ TEST(proofs, a_read_taking_a_swap_entry_for_a_run_is_refuted_from_invariant_tabl
 
 TEST(proofs, a_non_present_clear_widened_to_its_run_is_refuted_from_invariant_tables_only)
 {
-	auto s = make_strategy<clear_non_present_by_run, on_machine | on_symbolic>("clear-non-present-by-run",
-										   "negative control", "test");
+	auto s = proof_control<clear_non_present_by_run>("clear-non-present-by-run");
 	const prove_options o = quick();
 	EXPECT_EQ(prove_named(*s, granule::k4, "batch-or/cont16", o).verdict, proof_verdict::proved);
 	EXPECT_EQ(refuted_and_confirmed(*s, "step/clear_non_present_ptes-cont16"), property::isolation);
@@ -62,8 +60,7 @@ TEST(proofs, a_wrprotect_that_does_not_unfold_a_partly_covered_run_is_refuted_fr
 	const prove_options o = quick();
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, "step/wrprotect_ptes-cont16", o).verdict,
 		  proof_verdict::proved);
-	auto s = make_strategy<wrprotect_without_unfold, on_machine | on_symbolic>("wrprotect-without-unfold",
-										   "negative control", "test");
+	auto s = proof_control<wrprotect_without_unfold>("wrprotect-without-unfold");
 	// The mixed run is misprogrammed (well-formed), and a write to the
 	// protected page recorded in a writable sibling of its run grants it
 	// write again (permission): either is the first claim refuted.
@@ -79,8 +76,7 @@ struct wrprotect_first_run_only : controls::wrprotect_first_run_only_ops<M, wrpr
 
 TEST(proofs, a_wrprotect_stopping_at_its_first_run_is_refuted_on_permission_from_invariant_tables)
 {
-	auto s = make_strategy<wrprotect_first_run_only, on_machine | on_symbolic>("wrprotect-first-run-only",
-										   "negative control", "test");
+	auto s = proof_control<wrprotect_first_run_only>("wrprotect-first-run-only");
 	EXPECT_EQ(refuted_and_confirmed(*s, "step/wrprotect_ptes-cont16"), property::permission);
 }
 
@@ -115,21 +111,18 @@ struct young_widening_without_cont : mainline_ops<M, young_widening_without_cont
 TEST(proofs, the_young_clears_are_proved_and_their_mistakes_refuted_from_invariant_tables)
 {
 	const prove_options o = quick();
-	auto repaired = make_strategy<controls::young_widening_from_valid_cont_only, on_machine | on_symbolic>(
-		"young-from-valid-cont", "repair", "test");
+	auto repaired = proof_control<controls::young_widening_from_valid_cont_only>("young-from-valid-cont", "repair");
 	EXPECT_EQ(prove_named(*repaired, granule::k4, "step/test_and_clear_young_ptes-cont16", o).verdict,
 		  proof_verdict::proved);
 	EXPECT_TRUE(refuted_and_confirmed(registry::global().get("mainline"), "step/test_and_clear_young_ptes-cont16",
 					  quick_at(0, 1))
 			    .has_value());
-	auto first = make_strategy<young_first_entry, on_machine | on_symbolic>("young-first-entry", "negative control",
-										"test");
+	auto first = proof_control<young_first_entry>("young-first-entry");
 	// Each control at a range that shows its mistake (a batch of two; one
 	// entry past a run's start), so the test need not prove the others first.
 	EXPECT_EQ(refuted_and_confirmed(*first, "step/test_and_clear_young_ptes-cont16", quick_at(0, 2)),
 		  property::per_call);
-	auto wide = make_strategy<young_widening_without_cont, on_machine | on_symbolic>("young-widening-without-cont",
-											 "negative control", "test");
+	auto wide = proof_control<young_widening_without_cont>("young-widening-without-cont");
 	EXPECT_TRUE(refuted_and_confirmed(*wide, "step/test_and_clear_young_ptes-cont16", quick_at(1, 1)).has_value());
 }
 
@@ -207,10 +200,9 @@ TEST(proofs, set_access_flags_is_proved_and_its_mistakes_refuted_on_progress_fro
 	prove_options o = quick_at(0, 1);
 	const std::string name = "step/ptep_set_access_flags-cont16";
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
-	auto noop = make_strategy<gathered_noop, on_machine | on_symbolic>("gathered-noop", "negative control", "test");
+	auto noop = proof_control<gathered_noop>("gathered-noop");
 	EXPECT_EQ(refuted_and_confirmed(*noop, name, o), property::progress);
-	auto rdonly = make_strategy<set_access_flags_leaving_rdonly, on_machine | on_symbolic>(
-		"leave-rdonly", "negative control", "test");
+	auto rdonly = proof_control<set_access_flags_leaving_rdonly>("leave-rdonly");
 	EXPECT_EQ(refuted_and_confirmed(*rdonly, name, o), property::progress);
 }
 
@@ -222,12 +214,10 @@ TEST(proofs, set_ptes_and_the_commit_are_proved_and_their_mistakes_refuted_from_
 	strategy& mainline = registry::global().get("mainline");
 	for (const char* name : {"step/set_ptes-cont16", "step/modify_prot_commit_ptes-cont16"})
 		EXPECT_EQ(prove_named(mainline, granule::k4, name, o).verdict, proof_verdict::proved) << name;
-	auto by_va = make_strategy<set_ptes_cont_by_virtual_alignment, on_machine | on_symbolic>(
-		"set-ptes-cont-by-va", "negative control", "test");
+	auto by_va = proof_control<set_ptes_cont_by_virtual_alignment>("set-ptes-cont-by-va");
 	EXPECT_EQ(refuted_and_confirmed(*by_va, "step/set_ptes-cont16", o), property::well_formed);
 	// The start's young and dirty, handed over in the value, are dropped.
-	auto keep = make_strategy<prot_commit_keeping_table_flags, on_machine | on_symbolic>(
-		"prot-commit-table-flags", "negative control", "test");
+	auto keep = proof_control<prot_commit_keeping_table_flags>("prot-commit-table-flags");
 	EXPECT_EQ(refuted_and_confirmed(*keep, "step/modify_prot_commit_ptes-cont16", o), property::no_loss);
 }
 
@@ -243,14 +233,11 @@ TEST(proofs, every_store_of_a_step_call_is_judged_against_the_tlb)
 	prove_options o = quick_at(0, 1);
 	const std::string name = "step/contpte_try_unfold-cont16";
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
-	auto local = make_strategy<controls::convert_flushing_locally, on_machine | on_symbolic>(
-		"convert-local-flush", "negative control", "test");
+	auto local = proof_control<controls::convert_flushing_locally>("convert-local-flush");
 	EXPECT_EQ(refuted_and_confirmed(*local, name, o), property::well_formed);
-	auto stride = make_strategy<controls::convert_flushing_by_run, on_machine | on_symbolic>(
-		"convert-run-stride-flush", "negative control", "test");
+	auto stride = proof_control<controls::convert_flushing_by_run>("convert-run-stride-flush");
 	EXPECT_EQ(refuted_and_confirmed(*stride, name, o), property::well_formed);
-	auto by_entry = make_strategy<controls::convert_entry_by_entry, on_machine | on_symbolic>(
-		"convert-entry-by-entry", "negative control", "test");
+	auto by_entry = proof_control<controls::convert_entry_by_entry>("convert-entry-by-entry");
 	EXPECT_EQ(refuted_and_confirmed(*by_entry, "step/contpte_try_fold-cont16", o), property::well_formed);
 	// With one CPU a local invalidation is every TLB there is.
 	o.hw.one_cpu = true;
@@ -267,8 +254,7 @@ TEST(proofs, under_bbml2_only_a_repaint_of_other_pages_needs_the_invalidation)
 	o.hw.bbml2_noabort = true;
 	const std::string name = "step/wrprotect_ptes-cont16";
 	EXPECT_EQ(prove_named(registry::global().get("mainline"), granule::k4, name, o).verdict, proof_verdict::proved);
-	auto fused = make_strategy<controls::unfold_wrprotecting, on_machine | on_symbolic>("unfold-wrprotecting",
-											    "control", "test");
+	auto fused = proof_control<controls::unfold_wrprotecting>("unfold-wrprotecting", "control");
 	EXPECT_EQ(prove_named(*fused, granule::k4, name, o).verdict, proof_verdict::proved);
 	// From entry 1 the unfold is called for an entry whose pfn is not the
 	// run's first: the control repaints the run shifted by one page, which
@@ -277,8 +263,7 @@ TEST(proofs, under_bbml2_only_a_repaint_of_other_pages_needs_the_invalidation)
 	// message) and the replay confirms.
 	prove_options from_1 = quick_at(1, 2);
 	from_1.hw.bbml2_noabort = true;
-	auto unaligned = make_strategy<controls::convert_unaligned, on_machine | on_symbolic>(
-		"convert-unaligned", "negative control", "test");
+	auto unaligned = proof_control<controls::convert_unaligned>("convert-unaligned");
 	EXPECT_TRUE(refuted_and_confirmed(*unaligned, name, from_1).has_value());
 }
 
@@ -329,8 +314,7 @@ TEST(proofs, two_call_sequences_from_the_empty_table_refute_what_the_invariant_l
 // (asked both, as MADV_FREE asks, the control is mainline).
 TEST(proofs, a_young_only_clear_that_also_cleans_is_refuted_on_madv_colds_ask)
 {
-	auto s = make_strategy<cold_clear_cleans, on_machine | on_symbolic>("cold-clear-cleans", "negative control",
-									    "test");
+	auto s = proof_control<cold_clear_cleans>("cold-clear-cleans");
 	const std::optional<property> p = refuted_and_confirmed(*s, "step/clear_young_dirty_ptes-cont16", quick_at(0, 16));
 	ASSERT_TRUE(p.has_value());
 	EXPECT_TRUE(*p == property::no_loss || *p == property::per_call) << to_string(*p);
@@ -338,8 +322,7 @@ TEST(proofs, a_young_only_clear_that_also_cleans_is_refuted_on_madv_colds_ask)
 
 TEST(proofs, a_stale_flag_left_by_a_clean_is_refuted_at_the_clean)
 {
-	auto s = make_strategy<clean_without_rdonly, on_machine | on_symbolic>("clean-without-rdonly",
-									       "negative control", "test");
+	auto s = proof_control<clean_without_rdonly>("clean-without-rdonly");
 	EXPECT_EQ(refuted_and_confirmed(*s, "step/clear_young_dirty_ptes-cont16", quick_at(0, 16)), property::precise);
 	prove_options seq = quick();
 	seq.seq_kinds = {call_kind::clear_young_dirty_ptes, call_kind::ptep_get};
@@ -375,13 +358,11 @@ struct young_cleared_on_its_entry_only : mainline_ops<M, young_cleared_on_its_en
 // Widening from valid CONT entries only is proved at the same entry.
 TEST(proofs, a_young_clear_of_its_own_entry_only_is_not_proved_inductive)
 {
-	auto s = make_strategy<young_cleared_on_its_entry_only, on_machine | on_symbolic>("young-own-entry-only",
-											  "negative control", "test");
+	auto s = proof_control<young_cleared_on_its_entry_only>("young-own-entry-only");
 	const proof_result r = prove_named(*s, granule::k4, "step/ptep_test_and_clear_young-cont16", quick_at(0, 1));
 	EXPECT_EQ(r.verdict, proof_verdict::unknown) << r.detail << (r.ce ? to_string(r.ce->prop) : "");
 	EXPECT_NE(r.detail.find("only another page of its folio may report"), std::string::npos) << r.detail;
-	auto repaired = make_strategy<controls::young_widening_from_valid_cont_only, on_machine | on_symbolic>(
-		"young-from-valid-cont", "repair", "test");
+	auto repaired = proof_control<controls::young_widening_from_valid_cont_only>("young-from-valid-cont", "repair");
 	EXPECT_EQ(prove_named(*repaired, granule::k4, "step/ptep_test_and_clear_young-cont16", quick_at(0, 1)).verdict,
 		  proof_verdict::proved);
 }
@@ -408,41 +389,25 @@ TEST(proofs, the_sampled_suites_negative_controls_are_refuted_by_step_obligation
 		std::vector<property> ps;	// what the sampled suite finds failing
 	};
 	control cs[] = {
-		{make_strategy<controls::fold_pfn_and_write_only, on_machine | on_symbolic>("fold-pfn-and-write-only",
-											    "negative control", "test"),
-		 "step/contpte_try_fold-cont16",
-		 quick_at(0, 1),
-		 {property::isolation}},
-		{make_strategy<controls::fold_ignoring_memory_type, on_machine | on_symbolic>(
-			 "fold-ignoring-attrindx", "negative control", "test"),
-		 "step/contpte_try_fold-cont16",
-		 quick_at(0, 1),
-		 {property::isolation}},
-		{make_strategy<controls::fold_without_folio_check, on_machine | on_symbolic>(
-			 "fold-without-folio-check", "negative control", "test"),
-		 "step/contpte_try_fold-cont16",
-		 quick_at(0, 1),
-		 {property::precise}},
-		{make_strategy<controls::prot_start_first_entry_only, on_machine | on_symbolic>(
-			 "prot-start-first-entry", "negative control", "test"),
-		 "step/modify_prot_start_ptes-cont16",
-		 quick_at(0, 16),
+		{proof_control<controls::fold_pfn_and_write_only>("fold-pfn-and-write-only"),
+		 "step/contpte_try_fold-cont16", quick_at(0, 1), {property::isolation}},
+		{proof_control<controls::fold_ignoring_memory_type>("fold-ignoring-attrindx"),
+		 "step/contpte_try_fold-cont16", quick_at(0, 1), {property::isolation}},
+		{proof_control<controls::fold_without_folio_check>("fold-without-folio-check"),
+		 "step/contpte_try_fold-cont16", quick_at(0, 1), {property::precise}},
+		{proof_control<controls::prot_start_first_entry_only>("prot-start-first-entry"),
+		 "step/modify_prot_start_ptes-cont16", quick_at(0, 16),
 		 // The model breaks one of three claims, which one depends on the solver's run
 		 // (per-call seen beside another test); the replay confirms each.
 		 {property::batch_or, property::no_loss, property::per_call}},
-		{make_strategy<controls::pte_same_ignoring_rdonly, on_machine | on_symbolic>(
-			 "pte-same-ignoring-rdonly", "negative control", "test"),
-		 "step/ptep_set_access_flags-cont16",
-		 quick_at(0, 1),
-		 {property::progress}},
-		{make_strategy<controls::get_and_clear_valid_flags_only, on_machine | on_symbolic>(
-			 "valid-flags-only", "negative control", "test"),
+		{proof_control<controls::pte_same_ignoring_rdonly>("pte-same-ignoring-rdonly"),
+		 "step/ptep_set_access_flags-cont16", quick_at(0, 1), {property::progress}},
+		{proof_control<controls::get_and_clear_valid_flags_only>("valid-flags-only"),
 		 // The batch drops a PROT_NONE entry's flags: its answer misses
 		 // what was pending too, and the flags leave the table unreported,
 		 // so the solver's model breaks any of three claims (no-loss seen in
 		 // CI's unsanitized tier); the replay confirms each.
-		 "step/get_and_clear_full_ptes-cont16",
-		 quick_at(0, 16),
+		 "step/get_and_clear_full_ptes-cont16", quick_at(0, 16),
 		 {property::batch_or, property::per_call, property::no_loss}},
 	};
 	for (control& c : cs) {

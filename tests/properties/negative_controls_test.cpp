@@ -117,6 +117,14 @@ template <class M>
 struct set_access_flags_leaving_rdonly
 	: controls::set_access_flags_leaving_rdonly_ops<M, set_access_flags_leaving_rdonly<M>> {};
 
+// A control the sampled suite builds: compiled for the concrete machine
+// alone.
+template <template <class> class S>
+std::unique_ptr<strategy> sampled_control(std::string name, std::string description = "negative control")
+{
+	return make_strategy<S, on_machine>(std::move(name), std::move(description), "test");
+}
+
 // MADV_FREE's clean clearing the software dirty bit only (tests/impl/).
 template <class M>
 struct clean_without_rdonly : controls::clean_without_rdonly_ops<M, clean_without_rdonly<M>> {};
@@ -126,7 +134,7 @@ struct clean_without_rdonly : controls::clean_without_rdonly_ops<M, clean_withou
 template <template <class> class S>
 void expect_caught(const char* name, property p, hardware_options hw = {}, std::string_view says = {})
 {
-	auto s = make_strategy<S, on_machine>(name, "negative control", "test");
+	auto s = sampled_control<S>(name);
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
@@ -144,7 +152,7 @@ TEST(negative_control, cont_tested_without_valid_fails_precise)
 	expect_caught<cont_without_valid>("cont-without-valid", property::precise);
 	// Only swap entries whose bits alias CONT show it: without them the
 	// default budget at 4K finds nothing.
-	auto s = make_strategy<cont_without_valid, on_machine>("cont-without-valid", "negative control", "test");
+	auto s = sampled_control<cont_without_valid>("cont-without-valid");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;
@@ -154,8 +162,7 @@ TEST(negative_control, cont_tested_without_valid_fails_precise)
 
 TEST(negative_control, a_lockless_gather_skipping_cleared_entries_fails_lockless_only_when_the_writer_interleaves)
 {
-	auto s = make_strategy<lockless_gather_skipping_none, on_machine>("lockless-skipping-none", "negative control",
-									  "test");
+	auto s = sampled_control<lockless_gather_skipping_none>("lockless-skipping-none");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -194,7 +201,7 @@ TEST(negative_control, a_convert_flushing_only_its_own_cpu_fails_well_formed_unl
 	expect_caught<convert_flushing_locally>("convert-local-flush", property::well_formed);
 	// With one CPU the local invalidation is every TLB there is: the same
 	// strategy and budget then hold.
-	auto s = make_strategy<convert_flushing_locally, on_machine>("convert-local-flush", "negative control", "test");
+	auto s = sampled_control<convert_flushing_locally>("convert-local-flush");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
@@ -228,14 +235,14 @@ TEST(negative_control, a_batch_hint_ignoring_the_entrys_place_in_its_run_fails_p
 // fails at its first store -- the rule's two sides, by checking.
 TEST(negative_control, under_bbml2_a_repaint_of_other_pages_fails_and_a_permission_change_holds)
 {
-	auto fused = make_strategy<unfold_wrprotecting, on_machine>("unfold-wrprotecting", "control", "test");
+	auto fused = sampled_control<unfold_wrprotecting>("unfold-wrprotecting", "control");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
 	o.hw.bbml2_noabort = true;
 	const property_result legal = run_property(*fused, property::well_formed, o);
 	EXPECT_EQ(legal.v, verdict::holds) << format_counterexample(legal);
-	auto s = make_strategy<convert_unaligned, on_machine>("convert-unaligned", "negative control", "test");
+	auto s = sampled_control<convert_unaligned>("convert-unaligned");
 	const property_result r = run_property(*s, property::well_formed, o);
 	ASSERT_EQ(r.v, verdict::fails) << "a repaint of other pages without a flush should fail under BBML2";
 	EXPECT_NE(r.ce.v.message.find("maps another address or memory type"), std::string::npos)
@@ -250,8 +257,7 @@ TEST(negative_control, under_bbml2_a_repaint_of_other_pages_fails_and_a_permissi
 
 TEST(negative_control, a_fold_comparing_pfn_and_write_only_fails_isolation)
 {
-	auto s = make_strategy<fold_pfn_and_write_only, on_machine>("fold-pfn-and-write-only", "negative control",
-								    "test");
+	auto s = sampled_control<fold_pfn_and_write_only>("fold-pfn-and-write-only");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -266,8 +272,7 @@ TEST(negative_control, a_fold_comparing_pfn_and_write_only_fails_isolation)
 
 TEST(negative_control, a_fold_ignoring_the_memory_type_fails_only_when_faults_vary_it)
 {
-	auto s = make_strategy<fold_ignoring_memory_type, on_machine>("fold-ignoring-attrindx", "negative control",
-								      "test");
+	auto s = sampled_control<fold_ignoring_memory_type>("fold-ignoring-attrindx");
 	run_options o;
 	o.seed = 1;
 	// Memory types that differ within one run are rare among the faults:
@@ -312,8 +317,7 @@ bool progress_fails_on_a_sw_dirty_read_only_entry(strategy& s, hardware_options 
 
 TEST(negative_control, a_pte_same_ignoring_rdonly_fails_progress_on_the_state_mprotect_left)
 {
-	auto control = make_strategy<pte_same_ignoring_rdonly, on_machine>("pte-same-ignoring-rdonly",
-									   "negative control", "test");
+	auto control = sampled_control<pte_same_ignoring_rdonly>("pte-same-ignoring-rdonly");
 	EXPECT_TRUE(progress_fails_on_a_sw_dirty_read_only_entry(*control, {}));
 	EXPECT_FALSE(progress_fails_on_a_sw_dirty_read_only_entry(registry::global().get("mainline"), {}));
 }
@@ -326,7 +330,7 @@ TEST(negative_control, a_pte_same_ignoring_rdonly_fails_progress_on_the_state_mp
 TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_progress)
 {
 	expect_caught<gathered_noop>("gathered-noop", property::progress);
-	auto s = make_strategy<gathered_noop, on_machine>("gathered-noop", "negative control", "test");
+	auto s = sampled_control<gathered_noop>("gathered-noop");
 	run_options o;
 	o.seed = 1;
 	o.cases = cases_for(granule::k4, property::progress, 0);
@@ -340,8 +344,7 @@ TEST(negative_control, set_access_flags_deciding_on_the_gathered_value_fails_pro
 // walker under no-hafdbs) faults again.
 TEST(negative_control, set_access_flags_leaving_rdonly_for_dbm_fails_progress_with_and_without_hafdbs)
 {
-	auto s = make_strategy<set_access_flags_leaving_rdonly, on_machine>("leave-rdonly-for-dbm", "negative control",
-									    "test");
+	auto s = sampled_control<set_access_flags_leaving_rdonly>("leave-rdonly-for-dbm");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
@@ -360,8 +363,7 @@ TEST(negative_control, a_wrprotect_stopping_at_the_first_run_of_its_batch_fails_
 
 TEST(negative_control, set_ptes_taking_pfn_alignment_from_the_address_fails_only_in_a_shifted_world)
 {
-	auto s = make_strategy<set_ptes_cont_by_virtual_alignment, on_machine>("set-ptes-cont-by-va",
-									       "negative control", "test");
+	auto s = sampled_control<set_ptes_cont_by_virtual_alignment>("set-ptes-cont-by-va");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -378,8 +380,7 @@ TEST(negative_control, set_ptes_taking_pfn_alignment_from_the_address_fails_only
 
 TEST(negative_control, a_fold_without_the_folio_check_fails_precise_once_fault_around_maps_a_run_of_folios)
 {
-	auto s = make_strategy<fold_without_folio_check, on_machine>("fold-without-folio-check", "negative control",
-								     "test");
+	auto s = sampled_control<fold_without_folio_check>("fold-without-folio-check");
 	run_options o;
 	o.seed = 1;
 	o.cases = 5000;	// the default at 4K
@@ -396,8 +397,7 @@ TEST(negative_control, a_fold_without_the_folio_check_fails_precise_once_fault_a
 
 TEST(negative_control, batched_young_answering_for_the_first_entry_fails_per_call_only_when_reclaim_batches)
 {
-	auto s = make_strategy<young_ptes_first_entry_fast_path, on_machine>("young-ptes-fast-path", "negative control",
-									     "test");
+	auto s = sampled_control<young_ptes_first_entry_fast_path>("young-ptes-fast-path");
 	run_options o;
 	o.seed = 1;
 	o.cases = default_cases(granule::k4, property::per_call);
@@ -466,7 +466,7 @@ TEST(negative_control, batch_past_folio_without_the_rule_check_breaks_mainline_s
 template <template <class> class S>
 void expect_caught_only_by_mprotect(const char* name, property p, granule g, std::string_view says = {})
 {
-	auto s = make_strategy<S, on_machine>(name, "negative control", "test");
+	auto s = sampled_control<S>(name);
 	run_options o;
 	o.seed = 1;
 	o.gran = g;
@@ -480,6 +480,28 @@ void expect_caught_only_by_mprotect(const char* name, property p, granule g, std
 		EXPECT_NE(r.ce.v.message.find(says), std::string::npos) << format_counterexample(r);
 	}
 	o.mprotect = false;
+	const property_result apart = run_property(*s, p, o);
+	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+}
+
+// A control of ptep_get_and_clear on a non-present entry fails `p` in the
+// kernel sweep at the default budget of 4K, in that call, through mremap --
+// the one caller that hands it such an entry -- and the core sweep, at the
+// same seed and budget, holds.
+template <template <class> class S>
+void expect_caught_only_through_mremap(const char* name, property p)
+{
+	auto s = sampled_control<S>(name);
+	run_options o;
+	o.seed = 1;
+	o.cases = default_cases(granule::k4, p);
+	o.sweep = run_options::sweeps::kernel;
+	const property_result r = run_property(*s, p, o);
+	ASSERT_EQ(r.v, verdict::fails) << name << " should fail " << to_string(p);
+	const std::string ce = format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("ptep_get_and_clear"), std::string::npos) << ce;
+	EXPECT_NE(ce.find("mremap"), std::string::npos) << ce;
+	o.sweep = run_options::sweeps::core;
 	const property_result apart = run_property(*s, p, o);
 	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
 }
@@ -506,19 +528,8 @@ struct get_and_clear_dropping_non_present : mainline_ops<M, get_and_clear_droppi
 
 TEST(negative_control, a_get_and_clear_dropping_a_non_present_entry_fails_precise_through_mremap)
 {
-	auto s = make_strategy<get_and_clear_dropping_non_present, on_machine>("get-and-clear-dropping-swap",
-									       "negative control", "test");
-	run_options o;
-	o.seed = 1;
-	o.cases = default_cases(granule::k4, property::precise);
-	o.sweep = run_options::sweeps::kernel;
-	const property_result r = run_property(*s, property::precise, o);
-	ASSERT_EQ(r.v, verdict::fails) << "get-and-clear-dropping-swap should fail precise";
-	EXPECT_NE(r.ce.v.message.find("ptep_get_and_clear"), std::string::npos) << format_counterexample(r);
-	EXPECT_NE(format_counterexample(r).find("mremap"), std::string::npos) << format_counterexample(r);
-	o.sweep = run_options::sweeps::core;
-	const property_result apart = run_property(*s, property::precise, o);
-	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+	expect_caught_only_through_mremap<get_and_clear_dropping_non_present>("get-and-clear-dropping-swap",
+									    property::precise);
 }
 
 // ptep_get_and_clear sizing its run from CONT on whatever value it reads,
@@ -533,22 +544,23 @@ TEST(negative_control, a_get_and_clear_dropping_a_non_present_entry_fails_precis
 // the kernel sweep catches it -- through a swap entry whose offset sets
 // bit 52, or the young migration entry of a 4K machine with 52-bit
 // physical addresses -- and the core sweep cannot.
-template <class M> struct get_and_clear_run_from_cont : mainline_ops<M, get_and_clear_run_from_cont<M>> {
+template <class M>
+struct get_and_clear_run_from_cont : mainline_ops<M, get_and_clear_run_from_cont<M>> {
 	using W = typename M::word;
 	using base = mainline_ops<M, get_and_clear_run_from_cont<M>>;
-	W ptep_get_and_clear(M &m, std::size_t i)
+	W ptep_get_and_clear(M& m, std::size_t i)
 	{
 		const W pte = this->self().__ptep_get(m, i);
 		if (m.branch(pte_present(pte)) || !m.branch(pte_cont(pte)))
 			return base::ptep_get_and_clear(m, i);
-		const geometry &g = m.geo();
+		const geometry& g = m.geo();
 		W out = this->self().__ptep_get_and_clear(m, i);
 		for (std::size_t k = g.run_start(i); k < g.run_start(i) + g.cont_ptes; k++)
 			if (k != i)
 				out = pte_or_flags(out, this->self().__ptep_get_and_clear(m, k));
 		return out;
 	}
-	void set_ptes(M &m, std::size_t i, W pte, std::size_t nr)
+	void set_ptes(M& m, std::size_t i, W pte, std::size_t nr)
 	{
 		if (!m.branch(pte_valid(pte))) {
 			this->self().__set_ptes(m, i, pte, nr);
@@ -556,7 +568,7 @@ template <class M> struct get_and_clear_run_from_cont : mainline_ops<M, get_and_
 		}
 		base::set_ptes(m, i, pte, nr);
 	}
-	std::pair<std::size_t, std::size_t> contpte_align_addr_ptep(M &m, std::size_t i, std::size_t nr)
+	std::pair<std::size_t, std::size_t> contpte_align_addr_ptep(M& m, std::size_t i, std::size_t nr)
 	{
 		return widened_from_valid_cont(*this, m, i, nr);
 	}
@@ -564,20 +576,8 @@ template <class M> struct get_and_clear_run_from_cont : mainline_ops<M, get_and_
 
 TEST(negative_control, a_get_and_clear_sizing_a_run_from_cont_on_a_non_present_value_fails_through_mremap)
 {
-	auto s = make_strategy<get_and_clear_run_from_cont, on_machine>("get-and-clear-run-from-cont",
-									"negative control", "test");
-	run_options o;
-	o.seed = 1;
-	o.cases = default_cases(granule::k4, property::isolation);
-	o.sweep = run_options::sweeps::kernel;
-	const property_result r = run_property(*s, property::isolation, o);
-	ASSERT_EQ(r.v, verdict::fails) << "get-and-clear-run-from-cont should fail isolation";
-	const std::string ce = format_counterexample(r);
-	EXPECT_NE(ce.find("mremap"), std::string::npos) << ce;
-	EXPECT_NE(r.ce.v.message.find("ptep_get_and_clear"), std::string::npos) << ce;
-	o.sweep = run_options::sweeps::core;
-	const property_result apart = run_property(*s, property::isolation, o);
-	EXPECT_EQ(apart.v, verdict::holds) << format_counterexample(apart);
+	expect_caught_only_through_mremap<get_and_clear_run_from_cont>("get-and-clear-run-from-cont",
+								       property::isolation);
 }
 
 // arm64's set_ptes strips CONT from every value; with 4K pages and 52-bit
@@ -588,9 +588,10 @@ TEST(negative_control, a_get_and_clear_sizing_a_run_from_cont_on_a_non_present_v
 // kernel sweep; the same set_ptes stripping CONT from present values only
 // holds on the same seed and cases; so does mainline at 16K, where the
 // young bit is bit 50.
-template <class M> struct set_ptes_keeping_non_present_bits : mainline_ops<M, set_ptes_keeping_non_present_bits<M>> {
+template <class M>
+struct set_ptes_keeping_non_present_bits : mainline_ops<M, set_ptes_keeping_non_present_bits<M>> {
 	using W = typename M::word;
-	void set_ptes(M &m, std::size_t i, W pte, std::size_t nr)
+	void set_ptes(M& m, std::size_t i, W pte, std::size_t nr)
 	{
 		if (!m.branch(pte_present(pte))) {
 			this->self().__set_ptes(m, i, pte, nr);
@@ -612,8 +613,7 @@ TEST(negative_control, a_set_ptes_stripping_cont_from_a_migration_entry_fails_ma
 	EXPECT_NE(ce.find("try_to_migrate (MAX_PHYSMEM_BITS 52)"), std::string::npos) << ce;
 	EXPECT_NE(r.ce.v.message.find("(migration-"), std::string::npos) << ce;
 	EXPECT_NE(r.ce.v.message.find("bit 52 lost"), std::string::npos) << ce;
-	auto fixed = make_strategy<set_ptes_keeping_non_present_bits, on_machine>("set-ptes-keeping-non-present",
-										  "repair", "test");
+	auto fixed = sampled_control<set_ptes_keeping_non_present_bits>("set-ptes-keeping-non-present", "repair");
 	const property_result kept = run_property(*fixed, property::mapping, o);
 	EXPECT_EQ(kept.v, verdict::holds) << format_counterexample(kept);
 	// A few thousand cases migrate many young pages at 52 bits (the 4K
@@ -650,8 +650,7 @@ TEST(negative_control, a_prot_commit_keeping_the_tables_flags_fails_no_loss_only
 
 TEST(negative_control, a_batch_taking_flags_from_valid_entries_only_fails_batch_or_only_with_prot_none)
 {
-	auto s = make_strategy<get_and_clear_valid_flags_only, on_machine>("valid-flags-only", "negative control",
-									   "test");
+	auto s = sampled_control<get_and_clear_valid_flags_only>("valid-flags-only");
 	run_options o;
 	o.seed = 1;
 	o.cases = default_cases(granule::k4, property::batch_or);
@@ -678,7 +677,7 @@ TEST(negative_control, a_batch_taking_flags_from_valid_entries_only_fails_batch_
 TEST(negative_control, a_clean_leaving_rdonly_clear_fails_precise_on_a_later_read)
 {
 	expect_caught<clean_without_rdonly>("clean-without-rdonly", property::precise, {}, "was consumed by");
-	auto s = make_strategy<clean_without_rdonly, on_machine>("clean-without-rdonly", "negative control", "test");
+	auto s = sampled_control<clean_without_rdonly>("clean-without-rdonly");
 	run_options o;
 	o.seed = 1;
 	o.cases = 3000;
