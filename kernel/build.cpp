@@ -21,6 +21,7 @@
 #include "kernel/embedded.h"
 #include "kernel/if_convert.h"
 #include "kernel/rmw_loop.h"
+#include "kernel/tlbi.h"
 #include "kernel/tree.h"
 #include "model/errors.h"
 #include "kernel/shim/include/ptespec/host.h"
@@ -200,6 +201,8 @@ std::vector<std::string> tree_defines(const std::vector<std::pair<std::string, s
 	for (const auto& [path, text] : sources)
 		if (path.ends_with("asm/pgtable.h") && text.find("__ptep_set_access_flags_anysz") != std::string::npos)
 			d.push_back("-DPTESPEC_TREE_SET_ACCESS_FLAGS_ANYSZ");
+		else if (path == tree_tlbflush)
+			d.push_back("-DPTESPEC_TREE_TLBFLUSH");
 	return d;
 }
 
@@ -304,6 +307,15 @@ module_inputs gather_inputs(const tree& t, const build_options& o, const fs::pat
 	module_inputs in;
 	for (const std::string& f : tree_files())
 		in.sources.emplace_back(f, read_file(t.dir / f));
+	if (t.own_tlbflush) {
+		std::optional<std::string> header = host_tlbi_macros(read_file(t.dir / tree_tlbflush));
+		if (!header)
+			throw usage_error(fmt::format("--kernel '{}': {} defines no __TLBI_0 or __TLBI_1; expected "
+						      "arm64's TLBI macros, through which ptespec sees the tree's TLB "
+						      "maintenance",
+						      t.dir.string(), tree_tlbflush));
+		in.sources.emplace_back(tree_tlbflush, std::move(*header));
+	}
 	in.defines = tree_defines(in.sources);
 	fnv key;
 	key.add(fmt::format("ptespec kernel module abi {}", PTESPEC_KERNEL_ABI));
@@ -319,7 +331,8 @@ module_inputs gather_inputs(const tree& t, const build_options& o, const fs::pat
 	// own generic loops (core-mm's, for a tree without the batched calls;
 	// kernel/if_convert.h); the C build takes them as they are.
 	for (const embedded_file& f : shim_files())
-		in.shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
+		if (!(t.own_tlbflush && f.path == "include/asm/tlbflush.h"))
+			in.shims.emplace_back(f.path, o.symbolic && f.path == "adapter.c" ? if_convert(std::string(f.text)).text
 										 : std::string(f.text));
 	if (o.symbolic)
 		for (auto& [path, text] : in.sources)

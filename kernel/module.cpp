@@ -16,6 +16,7 @@
 #include "impl/adapter.h"
 #include "kernel/tree.h"
 #include "kernel/rmw_run.h"
+#include "kernel/tlbi.h"
 #include "kernel/tree_calls.h"
 #include "model/errors.h"
 #include "model/history.h"
@@ -117,6 +118,48 @@ void flush_on(M& m, int kind, std::size_t first, std::size_t nr, unsigned flags)
 		m.flush_tlb_all(f);
 }
 
+// A TLBI of the tree's own tlbflush.h on machine M: decoded now, handed to
+// the machine when a DSB completes it (kernel/tlbi.h).
+template <class M>
+void issue_tlbi(M& m, tlbi_queue& q, const char* op, std::uint64_t operand)
+{
+	const std::optional<tlbi_effect> e = decode_tlbi(op, operand, m.geo().page_shift, m.size());
+	if (!e)
+		throw usage_error(fmt::format("--kernel: the tree issues TLBI {}, which ptespec does not model "
+					      "(expected an EL1 invalidation by VA, range, ASID or all)",
+					      op));
+	q.issue(*e);
+}
+
+template <class M>
+void complete_tlbis(M& m, tlbi_queue& q, int option)
+{
+	for (const tlbi_effect& e : q.complete(option))
+		flush_on(m, e.kind, e.first, e.nr, e.flags);
+}
+
+// The call returned: what no DSB waited for is recorded as issued, not complete.
+template <class M>
+void abandon_tlbis(M& m, tlbi_queue& q)
+{
+	for (const tlbi_effect& e : q.abandon())
+		flush_on(m, e.kind, e.first, e.nr, e.flags);
+}
+
+// The features the tree's tests ask, as the machine models them.
+template <class M>
+void set_features(ptespec_host& h, const M& m)
+{
+	// cpu_has_hw_af() answers what the machine models too.
+	h.features[PTESPEC_FEATURE_HAFDBS] = m.features().no_hafdbs ? 0 : 1;
+	// system_supports_bbml2_noabort() answers what the machine models.
+	h.features[PTESPEC_FEATURE_BBML2_NOABORT] = m.features().bbml2_noabort ? 1 : 0;
+	// TLBI by range and the TTL hint, as CPUs since Armv8.4 have them, so
+	// a tree's range encodings and level hints are what reach the machine.
+	h.features[PTESPEC_FEATURE_TLB_RANGE] = 1;
+	h.features[PTESPEC_FEATURE_TTL] = 1;
+}
+
 // One call of the tree's code on machine M: the host functions the module
 // calls back, and the primitive budget that stands for "never returns".
 template <class M>
@@ -127,6 +170,7 @@ struct session {
 	const call& c;
 	std::size_t budget;
 	std::size_t primitives = 0;
+	tlbi_queue tlbis;
 
 	static session& of(void* ctx) { return *static_cast<session*>(ctx); }
 	static std::uint64_t value(const W& w) { return word_ops<W>::value(w); }
@@ -166,6 +210,14 @@ struct session {
 		s.tick();
 		flush_on(s.m, kind, first, nr, flags);
 	}
+	static void tlbi(void* ctx, const char* op, std::uint64_t operand)
+	{
+		session& s = of(ctx);
+		s.tick();
+		issue_tlbi(s.m, s.tlbis, op, operand);
+	}
+	static void dsb(void* ctx, int option) { complete_tlbis(of(ctx).m, of(ctx).tlbis, option); }
+	void end_call() { abandon_tlbis(m, tlbis); }
 	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
 	{
 		return answer_folio(of(ctx).m.folios(), pfn, first, nr);
@@ -187,12 +239,11 @@ struct session {
 		h.exchange = exchange;
 		h.compare_exchange = compare_exchange;
 		h.flush = flush;
+		h.tlbi = tlbi;
+		h.dsb = dsb;
 		h.folio_of = folio_of;
 		h.warn = warn;
-		// cpu_has_hw_af() answers what the machine models too.
-		h.features[PTESPEC_FEATURE_HAFDBS] = m.features().no_hafdbs ? 0 : 1;
-		// system_supports_bbml2_noabort() answers what the machine models.
-		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = m.features().bbml2_noabort ? 1 : 0;
+		set_features(h, m);
 		return h;
 	}
 };
@@ -226,6 +277,7 @@ struct sym_session {
 		return terms[h - 1];
 	}
 	rmw_run rmw;	// a marked read-modify-write loop (kernel/rmw_loop.h)
+	tlbi_queue tlbis;
 
 	// `cmpxchg`: the primitive is one (a marked loop's may be its update).
 	void tick(bool cmpxchg = false)
@@ -293,6 +345,15 @@ struct sym_session {
 		s.tick();
 		flush_on(s.m, kind, first, nr, flags);
 	}
+	static void tlbi(void* ctx, const char* op, std::uint64_t operand)
+	{
+		sym_session& s = of(ctx);
+		s.outside_pure("a TLBI");
+		s.tick();
+		issue_tlbi(s.m, s.tlbis, op, operand);
+	}
+	static void dsb(void* ctx, int option) { complete_tlbis(of(ctx).m, of(ctx).tlbis, option); }
+	void end_call() { abandon_tlbis(m, tlbis); }
 	static int folio_of(void* ctx, std::uint64_t pfn, std::uint64_t* first, std::uint64_t* nr)
 	{
 		return answer_folio(of(ctx).m.folios(), pfn, first, nr);
@@ -424,13 +485,14 @@ struct sym_session {
 		h.exchange = exchange;
 		h.compare_exchange = compare_exchange;
 		h.flush = flush;
+		h.tlbi = tlbi;
+		h.dsb = dsb;
 		h.folio_of = folio_of;
 		h.warn = warn;
 		h.word_pure = word_pure;
 		h.word_ite = word_ite;
 		h.word_rmw = word_rmw;
-		h.features[PTESPEC_FEATURE_HAFDBS] = m.features().no_hafdbs ? 0 : 1;
-		h.features[PTESPEC_FEATURE_BBML2_NOABORT] = m.features().bbml2_noabort ? 1 : 0;
+		set_features(h, m);
 		h.word_lit = word_lit;
 		h.word_op = word_op;
 		h.word_decide = word_decide;
@@ -534,14 +596,17 @@ private:
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
 		const rebind guard{k, k.bind(&b)};
 
+		call_result r;
 		switch (c.kind) {
 #define PTESPEC_RUN_TREE_CALL(name, result, args) \
 	case call_kind::name:                     \
-		return answer<call_kind::name>(k.calls, c);
+		r = answer<call_kind::name>(k.calls, c); \
+		break;
 			PTESPEC_CALLS(PTESPEC_RUN_TREE_CALL)
 #undef PTESPEC_RUN_TREE_CALL
 		}
-		return {};
+		s.end_call();
+		return r;
 	}
 
 	// The same call through the symbolic build on the proofs' machine.
@@ -557,14 +622,17 @@ private:
 		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
 		const rebind guard{k, k.bind(&b)};
 
+		sym_call_result r;
 		switch (c.kind) {
-#define PTESPEC_RUN_SYMBOLIC_CALL(name, result, args) \
-	case call_kind::name:                         \
-		return sym_answer<call_kind::name>(k.calls, c, s);
+#define PTESPEC_RUN_SYMBOLIC_CALL(name, result, args)   \
+	case call_kind::name:                           \
+		r = sym_answer<call_kind::name>(k.calls, c, s); \
+		break;
 			PTESPEC_CALLS(PTESPEC_RUN_SYMBOLIC_CALL)
 #undef PTESPEC_RUN_SYMBOLIC_CALL
 		}
-		return {};
+		s.end_call();
+		return r;
 	}
 
 	strategy_info info_;

@@ -99,6 +99,7 @@ tree open_tree(const tree_spec& spec)
 	}
 	tree t;
 	t.dir = dir;
+	t.own_tlbflush = fs::is_regular_file(dir / tree_tlbflush, ec);
 	t.version = makefile_version(dir);
 	t.name = !spec.name.empty() ? spec.name : "kernel-" + (t.version.empty() ? std::string("unknown") : t.version);
 	return t;

@@ -34,11 +34,16 @@ tree_spec parse_tree_arg(std::string_view arg);
 
 // The tree's files ptespec compiles, relative to its top directory.
 const std::vector<std::string>& tree_files();
+// The tree's own TLB maintenance, compiled when the tree has it (every real
+// tree does) with its TLBI macros calling the host (kernel/tlbi.h); a tree
+// without it gets the shim's flush API.
+inline constexpr const char* tree_tlbflush = "arch/arm64/include/asm/tlbflush.h";
 
 struct tree {
 	std::string name;
 	std::filesystem::path dir;	// absolute
 	std::string version;	// "6.16.0-rc2", from the Makefile; "" when it has none
+	bool own_tlbflush = false;	// it has tree_tlbflush
 };
 // Checks that every file of tree_files() is there and reads the version.
 // Throws usage_error naming the first missing file.

@@ -16,7 +16,7 @@ _Thread_local const struct ptespec_binding *ptespec_cur;
 
 /* The kernel's own mm and the user mm every call runs in (shared by the model's threads). */
 struct mm_struct init_mm = { 0 };
-static struct mm_struct user_mm = { .ptespec_id = 1, .mm_users = { 2 } };
+static struct mm_struct user_mm = { .ptespec_id = 1, .mm_users = { 2 }, .context = { .id = { PTESPEC_USER_ASID } } };
 _Thread_local struct task_struct ptespec_task = { .mm = &user_mm, .active_mm = &user_mm };
 static struct vm_area_struct user_vma = {
 	.vm_mm = &user_mm,
@@ -96,6 +96,16 @@ void ptespec_flush_range(unsigned long start, unsigned long end, unsigned int fl
 void ptespec_flush_page(unsigned long addr, unsigned int flags)
 {
 	host->flush(host->ctx, PTESPEC_FLUSH_PAGE, index_of_addr(addr), 1, flags);
+}
+
+void ptespec_tlbi(const char *op, unsigned long long operand)
+{
+	host->tlbi(host->ctx, op, operand);
+}
+
+void ptespec_dsb(int option)
+{
+	(host->dsb)(host->ctx, option);	/* not the dsb() macro */
 }
 
 void ptespec_flush_all(unsigned int flags)
@@ -573,7 +583,11 @@ static const struct ptespec_function_origin origins[] = {
 	{ "__ptep_get, __set_pte, __ptep_get_and_clear, the CMPXCHG loops", "tree" },
 	{ "__ptep_set_access_flags, pgattr_change_is_safe", "ptespec (fault.c's and mmu.c's), where the tree leaves them to those files" },
 	{ "READ_ONCE, WRITE_ONCE, xchg, cmpxchg on a pte", "ptespec (the machine's primitives)" },
+#ifdef PTESPEC_TREE_TLBFLUSH
+	{ "TLB invalidation (__flush_tlb_range, flush_tlb_page, ...)", "tree (its asm/tlbflush.h: each TLBI and DSB reaches the machine's TLB model)" },
+#else
 	{ "TLB invalidation (__flush_tlb_range, flush_tlb_page, ...)", "ptespec (the machine's TLB model)" },
+#endif
 	{ "pte_page, page_folio, folio_nr_pages", "ptespec (the world's folios)" },
 };
 

@@ -148,10 +148,16 @@ TEST(kernel_cli, check_with_mprotect_finds_the_repaint_before_the_flush)
 
 // A copy of the test tree with one edit in `file`, judged by `test` on one
 // property under the name `what`.
+// Whose TLB maintenance the tree is compiled with: its own tlbflush.h, or,
+// with the header taken out of the copy, the shim's flush API.
+enum class tlbflush { own, shim };
+
 outcome test_edited_tree(const std::string& what, const std::string& file, const std::string& from,
-			 const std::string& to, const std::string& prop)
+			 const std::string& to, const std::string& prop, tlbflush flush = tlbflush::own)
 {
-	const fs::path t = copy_tree(what);
+	const fs::path t = copy_tree(what + (flush == tlbflush::shim ? "-shim" : ""));
+	if (flush == tlbflush::shim)
+		fs::remove(t / "arch/arm64/include/asm/tlbflush.h");
 	edit(t, file, from, to);
 	// Core-mm's callers are enough for each edit, and half the time.
 	return run_ptespec({"--kernel", what + "=" + t.string(), "test", "--strategy", what, "--property", prop, "--sweep",
@@ -185,16 +191,62 @@ TEST(kernel_cli, a_loop_one_past_its_range_fails_isolation)
 }
 
 // contpte_convert's invalidation with one TLBI per run (stride
-// CONT_PTE_SIZE): the shim passes the stride on, and a fold leaves the old
-// page translations of the run cached while it repaints with CONT.
+// CONT_PTE_SIZE), on a tree without its own tlbflush.h: the shim passes
+// the stride on, and a fold leaves the old page translations of the run
+// cached while it repaints with CONT.
 TEST(kernel_cli, a_convert_flushing_one_page_per_run_fails_well_formed_naming_the_stride)
 {
 	const outcome o = test_edited_tree("stride", "arch/arm64/mm/contpte.c",
-					   "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);",
-					   "__flush_tlb_range(&vma, start_addr, addr, CONT_PTE_SIZE, true, 3);", "well-formed");
+					   "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, 3, TLBF_NOWALKCACHE);",
+					   "__flush_tlb_range(&vma, start_addr, addr, CONT_PTE_SIZE, 3, TLBF_NOWALKCACHE);",
+					   "well-formed", tlbflush::shim);
 	EXPECT_EQ(o.status, 1) << o.show();
 	EXPECT_NE(o.out.find("break-before-make"), std::string::npos) << o.show();
 	EXPECT_NE(o.out.find(" stride 16"), std::string::npos) << o.show();
+}
+
+// The tree's own tlbflush.h is compiled and its TLBIs judged: the 2026 API
+// takes (stride, tlb_level, flags), so a flush written in the older order
+// (stride, last_level, tlb_level) asks for level 1 (true) and flags 3 --
+// leaf only and *no DSB*: the invalidation never completes before the
+// repaint.  The shim's flush API, which takes both orders, judges the same
+// edit correct; only the tree's own header shows what it means.
+TEST(kernel_cli, a_flush_in_the_old_argument_order_fails_well_formed_only_through_the_trees_own_header)
+{
+	const char* from = "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, 3, TLBF_NOWALKCACHE);";
+	const char* to = "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);";
+	const outcome own = test_edited_tree("order", "arch/arm64/mm/contpte.c", from, to, "well-formed");
+	EXPECT_EQ(own.status, 1) << own.show();
+	EXPECT_NE(own.out.find("changed CONT between valid values without break-before-make"), std::string::npos)
+		<< own.show();
+	const outcome shim = test_edited_tree("order", "arch/arm64/mm/contpte.c", from, to, "well-formed", tlbflush::shim);
+	EXPECT_EQ(shim.status, 0) << shim.show();
+}
+
+// A page count where the tree's helper expects an end address: the
+// helper rounds the end up to a page and invalidates the run's first page
+// only; the fold repaints the second while some CPU may hold it unfolded.
+TEST(kernel_cli, a_page_count_passed_as_the_end_fails_well_formed)
+{
+	const outcome o = test_edited_tree("count", "arch/arm64/mm/contpte.c",
+					   "__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, 3, TLBF_NOWALKCACHE);",
+					   "__flush_tlb_range(&vma, start_addr, start_addr + CONT_PTES, PAGE_SIZE, 3, "
+					   "TLBF_NOWALKCACHE);",
+					   "well-formed");
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("#1 changed CONT between valid values without break-before-make"), std::string::npos)
+		<< o.show();
+}
+
+// The tree's helpers themselves are judged: a range flush that leaves out
+// its closing DSB breaks every break-before-make that relies on it.
+TEST(kernel_cli, a_tlbflush_h_whose_range_flush_skips_its_dsb_fails_well_formed)
+{
+	const outcome o = test_edited_tree("nodsb", "arch/arm64/include/asm/tlbflush.h",
+					   "\t\tif (local)\n\t\t\tdsb(nsh);\n\t\telse\n\t\t\tdsb(ish);",
+					   "\t\tif (local)\n\t\t\tdsb(nsh);", "well-formed");
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(o.out.find("break-before-make"), std::string::npos) << o.show();
 }
 
 // The tree's own pte_batch_hint feeds core-mm's batching: one that

@@ -299,12 +299,16 @@ trace run_program(strategy& s, const world_layout& w, const std::vector<call>& c
 // without a read before it.  With no hardware racing, reads of an entry
 // that lead straight to an atomic update of it from the value read say
 // nothing the update does not: both traces drop them (from the end, so a
-// chain of such reads goes).
+// chain of such reads goes).  A tree's own tlbflush.h invalidates one
+// page with a TLBI of that page where the template flushes a range of
+// one: the same invalidation, said one way here.
 std::vector<primitive_step> canonical(const std::vector<primitive_step>& in)
 {
 	std::vector<primitive_step> out;
 	for (std::size_t k = in.size(); k-- > 0;) {
-		const primitive_step& p = in[k];
+		primitive_step p = in[k];
+		if (p.kind == prim_kind::tlbi_range && p.nr == 1)
+			p.kind = prim_kind::tlbi_page;
 		if (p.kind == prim_kind::read && !out.empty() && out.back().kind == prim_kind::atomic_update &&
 		    out.back().index == p.index && out.back().old_value == p.new_value)
 			continue;
@@ -316,8 +320,8 @@ std::vector<primitive_step> canonical(const std::vector<primitive_step>& in)
 
 std::string show(const primitive_step& p)
 {
-	return fmt::format("{} #{} {:#x} -> {:#x}{}", static_cast<int>(p.kind), p.index, p.old_value, p.new_value,
-			   flush_flag_text(p.flags));
+	return fmt::format("{} #{} nr {} {:#x} -> {:#x}{}", static_cast<int>(p.kind), p.index, p.nr, p.old_value,
+			   p.new_value, flush_flag_text(p.flags));
 }
 
 // The first difference between the two strategies' runs of the same

@@ -11,10 +11,21 @@ static inline bool system_supports_haft(void) { return false; }
 static inline bool system_supports_bti(void) { return false; }
 static inline bool system_supports_bti_kernel(void) { return false; }
 static inline bool system_supports_lpa2(void) { return false; }
-/* Capability numbers the header names; no capability is patched in. */
-enum { ARM64_ALWAYS_BOOT, ARM64_HAS_VA52, ARM64_HAS_STAGE2_FWB, ARM64_HAS_EPAN, ARM64_WORKAROUND_REPEAT_TLBI };
-#define alternative_has_cap_likely(cap) false
-#define alternative_has_cap_unlikely(cap) false
+static inline bool lpa2_is_enabled(void) { return false; }
+static inline bool system_supports_tlb_range(void) { return ptespec_has(PTESPEC_FEATURE_TLB_RANGE); }
+/* Capability numbers the headers name; only FEAT_TTL is patched in, as the host says. */
+enum {
+	ARM64_ALWAYS_BOOT,
+	ARM64_HAS_VA52,
+	ARM64_HAS_STAGE2_FWB,
+	ARM64_HAS_EPAN,
+	ARM64_WORKAROUND_REPEAT_TLBI,
+	ARM64_HAS_ARMv8_4_TTL,
+	ARM64_WORKAROUND_2645198,
+};
+static inline bool ptespec_cap(int cap) { return cap == ARM64_HAS_ARMv8_4_TTL && ptespec_has(PTESPEC_FEATURE_TTL); }
+#define alternative_has_cap_likely(cap) ptespec_cap(cap)
+#define alternative_has_cap_unlikely(cap) ptespec_cap(cap)
 #define cpus_have_final_cap(cap) false
 #define cpus_have_cap(cap) false
 #endif

@@ -13,6 +13,7 @@
 #define __ASM_PGTABLE_TYPES_H
 
 typedef ptespec_word pteval_t;
+typedef ptespec_word ptdesc_t;	/* a descriptor of any level, as the newest trees name it */
 typedef u64 pmdval_t;
 typedef u64 pudval_t;
 typedef u64 pgdval_t;

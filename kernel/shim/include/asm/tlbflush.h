@@ -18,7 +18,6 @@ void ptespec_flush_range(unsigned long start, unsigned long end, unsigned int fl
 void ptespec_flush_page(unsigned long addr, unsigned int flags);
 void ptespec_flush_all(unsigned int flags);
 
-#define TLB_FLUSH_VMA(mm, flags) { .vm_mm = (mm), .vm_flags = (flags) }
 #define TLBI_TTL_UNKNOWN 0x7fffffff
 
 typedef u64 tlbf_t;

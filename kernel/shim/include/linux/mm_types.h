@@ -2,12 +2,13 @@
  * Shim: the structs the contpte code is handed.  A page and a folio are
  * addresses in the PTESPEC_VMEMMAP array (a folio overlays its first page,
  * as in the kernel); mm and vma carry nothing the tree reads but vm_mm
- * and the mm's user count.
+ * and the mm's user count and ASID.
  */
 #ifndef PTESPEC_SHIM_MM_TYPES_H
 #define PTESPEC_SHIM_MM_TYPES_H
 
 #include <linux/atomic.h>
+#include <asm/mmu.h>
 
 struct page {
 	unsigned long flags;
@@ -26,6 +27,7 @@ struct folio {
 struct mm_struct {
 	unsigned long ptespec_id;	/* 1: the user mm ptespec's calls use */
 	atomic_t mm_users;	/* more than one: the model's threads share it */
+	mm_context_t context;	/* its ASID, for a tree's own TLB maintenance */
 };
 
 struct vm_fault;

@@ -24,16 +24,31 @@
 
 #include "calls.h"
 
-#define PTESPEC_KERNEL_ABI 6
+#define PTESPEC_KERNEL_ABI 7
 
 /* A pte pointer, an address and a struct page pointer as the tree sees them. */
 #define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
 #define PTESPEC_VMEMMAP 0x0000200000000000UL	/* struct page array: only addresses, never read */
+/* The ASID of the user mm the calls are made on (ASID(mm)); the kernel's is 0. */
+#define PTESPEC_USER_ASID 0x2a
 
 enum ptespec_flush_kind {
 	PTESPEC_FLUSH_PAGE,	/* one page */
 	PTESPEC_FLUSH_RANGE,	/* [first, first + nr) */
 	PTESPEC_FLUSH_ALL,	/* the whole address space */
+};
+
+/*
+ * A DSB's option (dsb(ish), dsb(nshst), ...).  Only a DSB of loads and
+ * stores (not ST, not LD) waits for the TLB maintenance before it: one of
+ * the inner or outer shareable domain or the full system for every TLBI,
+ * one of the non-shareable domain for this CPU's own.
+ */
+enum ptespec_dsb {
+	PTESPEC_DSB_sy, PTESPEC_DSB_st, PTESPEC_DSB_ld,
+	PTESPEC_DSB_ish, PTESPEC_DSB_ishst, PTESPEC_DSB_ishld,
+	PTESPEC_DSB_nsh, PTESPEC_DSB_nshst, PTESPEC_DSB_nshld,
+	PTESPEC_DSB_osh, PTESPEC_DSB_oshst, PTESPEC_DSB_oshld,
 };
 
 /* Flags of a flush: how the tree asked for it. */
@@ -82,6 +97,8 @@ enum ptespec_feature {
 	PTESPEC_FEATURE_HAFDBS,	/* hardware access flag and dirty state */
 	PTESPEC_FEATURE_MTE,
 	PTESPEC_FEATURE_GCS,
+	PTESPEC_FEATURE_TLB_RANGE,	/* system_supports_tlb_range(): TLBI by range (FEAT_TLBIRANGE) */
+	PTESPEC_FEATURE_TTL,	/* FEAT_TTL: a TLBI's level hint is taken */
 	PTESPEC_FEATURE_NR,
 };
 
@@ -98,6 +115,13 @@ struct ptespec_host {
 	/* A cmpxchg: stores desired if the entry holds expected; returns the old value. */
 	uint64_t (*compare_exchange)(void *ctx, size_t index, uint64_t expected, uint64_t desired);
 	void (*flush)(void *ctx, int kind, size_t first, size_t nr, unsigned flags);
+	/*
+	 * A tree's own asm/tlbflush.h: a TLBI instruction, named as the tree
+	 * writes it ("vale1is", "rvae1is", "aside1is", ...), with its operand
+	 * (0 for those that take none), and a DSB (enum ptespec_dsb).
+	 */
+	void (*tlbi)(void *ctx, const char *op, uint64_t operand);
+	void (*dsb)(void *ctx, int option);
 	/* The folio holding pfn: 1 and its extent, or 0 when no folio does. */
 	int (*folio_of)(void *ctx, uint64_t pfn, uint64_t *first_pfn, uint64_t *nr_pages);
 	/* A WARN_ON or VM_WARN_ON (fatal 0) or a BUG_ON (fatal 1) that fired. */

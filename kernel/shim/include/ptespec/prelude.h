@@ -88,6 +88,7 @@ typedef long ssize_t;
 #define __user
 #define __iomem
 #define __force
+#define __bitwise
 #define __rcu
 #define __aligned(x) __attribute__((__aligned__(x)))
 #define __packed __attribute__((__packed__))
@@ -116,6 +117,12 @@ typedef long ssize_t;
 #define GENMASK_ULL(h, l) (((~0ULL) - (1ULL << (l)) + 1) & (~0ULL >> (63 - (h))))
 #define FIELD_GET(mask, reg) ((typeof(mask))(((reg) & (mask)) >> __builtin_ctzll(mask)))
 #define FIELD_PREP(mask, val) ((typeof(mask))(((typeof(mask))(val) << __builtin_ctzll(mask)) & (mask)))
+#define round_up(x, y) ((((x) - 1) | ((typeof(x))((y) - 1))) + 1)
+#define round_down(x, y) ((x) & ~((typeof(x))((y) - 1)))
+#ifndef INT_MAX
+#define INT_MAX ((int)(~0U >> 1))
+#endif
+#define FIELD_MODIFY(mask, reg, val) (*(reg) = (*(reg) & ~(mask)) | FIELD_PREP(mask, val))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define __ALIGN_MASK(x, mask) (((x) + (mask)) & ~(mask))
 #define ALIGN(x, a) __ALIGN_MASK(x, (typeof(x))(a) - 1)
@@ -161,6 +168,9 @@ void ptespec_load(const volatile void *p, void *to, size_t size);
 void ptespec_store(volatile void *p, const void *from, size_t size);
 u64 ptespec_xchg(volatile void *p, u64 v, size_t size);
 u64 ptespec_cmpxchg(volatile void *p, u64 old, u64 v, size_t size);
+/* A tree's own tlbflush.h: its TLBI macros and every DSB (ptespec/host.h). */
+void ptespec_tlbi(const char *op, unsigned long long operand);
+void ptespec_dsb(int option);
 
 #ifdef __cplusplus
 /*

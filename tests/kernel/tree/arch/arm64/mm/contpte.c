@@ -96,7 +96,7 @@ static void contpte_convert(struct mm_struct *mm, unsigned long addr,
 	 * never a mix: the invalidation in between is not needed there.
 	 */
 	if (!system_supports_bbml2_noabort())
-		__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, true, 3);
+		__flush_tlb_range(&vma, start_addr, addr, PAGE_SIZE, 3, TLBF_NOWALKCACHE);
 
 	__set_ptes(mm, start_addr, start_ptep, pte, CONT_PTES);
 }
@@ -345,7 +345,7 @@ bool contpte_clear_flush_young_ptes(struct vm_area_struct *vma,
 		unsigned long end = addr + nr * PAGE_SIZE;
 
 		contpte_align_addr_ptep(&addr, &end, ptep, nr);
-		__flush_tlb_range_nosync(vma, addr, end, PAGE_SIZE, true, 3);
+		__flush_tlb_range(vma, addr, end, PAGE_SIZE, 3, TLBF_NOWALKCACHE | TLBF_NOSYNC);
 	}
 
 	return young;

@@ -1,0 +1,4 @@
+/* Shim: FIELD_PREP, FIELD_GET and FIELD_MODIFY are the prelude's. */
+#ifndef PTESPEC_SHIM_LINUX_BITFIELD_H
+#define PTESPEC_SHIM_LINUX_BITFIELD_H
+#endif
