@@ -624,6 +624,53 @@ TEST(negative_control, a_set_ptes_stripping_cont_from_a_migration_entry_fails_ma
 	EXPECT_EQ(k16.v, verdict::holds) << format_counterexample(k16);
 }
 
+// mprotect's batched commit folds a run its batch covers whole, with no
+// invalidation between clearing the entries and writing them back with
+// CONT; where the run was mapped unfolded, a CPU may still hold a page's
+// non-CONT translation when the CONT ones land (docs/findings.md).  The
+// fix breaks before it makes: start invalidates the runs it clears whole
+// that were not CONT (the commit will fold them), unless BBML2 allows the
+// direct change.
+template <class M>
+struct prot_start_breaking_before_a_fold : mainline_ops<M, prot_start_breaking_before_a_fold<M>> {
+	using W = typename M::word;
+	W modify_prot_start_ptes(M& m, std::size_t i, std::size_t nr)
+	{
+		const geometry& g = m.geo();
+		std::vector<std::size_t> unfolded;
+		for (std::size_t r = g.run_start(i + g.cont_ptes - 1); r + g.cont_ptes <= i + nr; r += g.cont_ptes)
+			if (!m.branch(pte_valid_cont(this->self().__ptep_get(m, r))))
+				unfolded.push_back(r);
+		const W out = this->self().get_and_clear_full_ptes(m, i, nr, false);
+		if (!m.features().bbml2_noabort)
+			for (std::size_t r : unfolded)
+				m.flush_tlb_range(r, g.cont_ptes);
+		return out;
+	}
+};
+
+TEST(negative_control, mprotect_folding_an_unfolded_run_fails_well_formed_and_breaking_before_the_fold_holds)
+{
+	run_options o;
+	o.seed = 2;
+	o.cases = default_cases(granule::k4, property::well_formed);
+	o.sweep = run_options::sweeps::kernel;
+	const property_result r = run_property(registry::global().get("mainline"), property::well_formed, o);
+	ASSERT_EQ(r.v, verdict::fails) << "mainline's commit should fold a run some CPU may hold unfolded";
+	const std::string ce = format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("changed CONT between valid values without break-before-make"), std::string::npos)
+		<< ce;
+	ASSERT_FALSE(r.ce.commands.empty());
+	EXPECT_NE(r.ce.commands.back().find("mprotect"), std::string::npos) << ce;
+	EXPECT_NE(ce.rfind("modify_prot_commit_ptes("), std::string::npos) << ce;
+	auto fixed = sampled_control<prot_start_breaking_before_a_fold>("prot-start-breaking-before-a-fold", "repair");
+	for (std::uint64_t seed : {2, 7}) {
+		o.seed = seed;
+		const property_result kept = run_property(*fixed, property::well_formed, o);
+		EXPECT_EQ(kept.v, verdict::holds) << "seed " << seed << "\n" << format_counterexample(kept);
+	}
+}
+
 TEST(negative_control, a_prot_start_returning_its_first_entry_fails_batch_or_only_under_mprotect)
 {
 	expect_caught_only_by_mprotect<prot_start_first_entry_only>("prot-start-first-entry", property::batch_or,
