@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -38,6 +40,31 @@ std::string status_text(const isolated_status& st)
 	return s;
 }
 
+// How long an obligation runs, relative to the others at its granule, for
+// the scheduler's order only (heaviest first, so the longest does not start
+// last and run alone): CONT_PTES times its names, and for the step/ calls
+// whose proofs run longest, their measured share.  step/ for mainline at 4K
+// (docs/performance.md): ptep_set_access_flags 162 s alone, the batched
+// clears 95-117 s, ptep_get_lockless and ptep_get_and_clear_full 40-80 s,
+// most of the rest 10-40 s.  A wrong hint costs wall time, never a verdict.
+double cost_hint(const obligation& ob, granule g)
+{
+	static constexpr std::pair<std::string_view, double> heavy[] = {
+		{"step/ptep_set_access_flags", 8},  {"step/get_and_clear_full_ptes", 5}, {"step/clear_full_ptes", 5},
+		{"step/ptep_get_lockless", 4},	    {"step/ptep_get_and_clear_full", 2}, {"step/wrprotect_ptes", 2},
+		{"step/modify_prot_start_ptes", 2}, {"step/clear_flush_young_ptes", 2},
+	};
+	double share = 0;
+	for (const std::string& n : ob.names) {
+		double w = 1;
+		for (const auto& [name, h] : heavy)
+			if (n == name || (n.starts_with(name) && n[name.size()] == '-'))	// step/X-cont16
+				w = h;
+		share += w;
+	}
+	return static_cast<double>(geometry::of(g).cont_ptes) * share;
+}
+
 } // namespace
 
 std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, const std::vector<granule>& grans,
@@ -54,12 +81,12 @@ std::vector<proof_result> prove_all(const std::vector<strategy*>& strategies, co
 		if (helpers)
 			jobs.push_back({"", {"helpers"}, g, [g, o] { return prove_helpers(g, o); },
 					std::numeric_limits<double>::max()});
-		// An obligation's cost grows with the run: CONT_PTES 128 first.
-		const double weight = static_cast<double>(geometry::of(g).cont_ptes);
+		// An obligation's cost grows with the run (CONT_PTES 128 first) and
+		// with the call (cost_hint).
 		for (strategy* s : strategies)
 			for (obligation& ob : s->symbolic() ? obligations_of(*s, g, o) : std::vector<obligation>{})
 				jobs.push_back({s->info().name, ob.names, g, [s, ob] { return run_obligation(*s, ob); },
-						weight * static_cast<double>(ob.names.size())});
+						cost_hint(ob, g)});
 	}
 	std::function<void(const isolated_status&)> heard;
 	if (progress)
