@@ -188,6 +188,7 @@ std::string sweep_flags::flags() const
 	case run_options::sweeps::as_given: return std::string(mprotect ? " --mprotect" : "") + (swarm ? " --swarm" : "");
 	case run_options::sweeps::core: return " --sweep core";
 	case run_options::sweeps::kernel: return " --sweep kernel";
+	case run_options::sweeps::hugetlb: return " --sweep hugetlb";
 	case run_options::sweeps::both: break;
 	}
 	return "";
@@ -204,13 +205,17 @@ void add_sweep_flags(CLI::App& sub, sweep_flags& f)
 				f.sweep = run_options::sweeps::kernel;
 			else if (t == "both")
 				f.sweep = run_options::sweeps::both;
+			else if (t == "hugetlb")
+				f.sweep = run_options::sweeps::hugetlb;
 			else
-				throw usage_error(fmt::format("--sweep '{}': expected core, kernel or both", t));
+				throw usage_error(fmt::format("--sweep '{}': expected core, kernel, both or hugetlb", t));
 		},
 		"which sweeps each cell makes, each its own cases from the seed: core (core-mm's everyday callers: "
 		"faults, fork, munmap, exit, reclaim, MADV_FREE), kernel (every caller -- mprotect, NUMA hinting, "
 		"guard pages, MADV_COLD, mremap, migration too -- with swarm testing, and BBML2 drawn per case unless "
-		"--hardware is given), or both, one after the other (the default)",
+		"--hardware is given), or both, one after the other (the default); hugetlb (the hugetlb callers over "
+		"CONT_PTE hugepages -- fault, access, unmap, fork, mprotect, migration, mremap -- on request while "
+		"the hugetlb half is built)",
 		"S");
 	sub.add_flag("--mprotect", f.mprotect,
 		     "one sweep: core-mm's callers and those that change protections -- mprotect (change_pte_range: "

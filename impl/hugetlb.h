@@ -5,24 +5,23 @@
 // hugepages (one run each); a CONT_PMD hugepage's entries are pmd blocks,
 // the same words a level up.
 //
-// hugetlb_ops_before_2025 is the code the first 2025 fix replaced: the run
-// sized from CONT on whatever entry 0 holds, and young and dirty ORed from
-// every entry cleared, present or not.
+// mainline_ops (impl/mainline.h) is built on it, so every strategy built on
+// mainline has arm64's hugetlb calls; a variant hides one to change it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "impl/mainline.h"
+#include "impl/primitives.h"
 #include "model/hugetlb.h"
 
 namespace ptespec {
 
 template <class M, class Self>
-struct hugetlb_ops : mainline_ops<M, Self> {
+struct hugetlb_ops : pte_primitives<M, Self> {
 	using W = typename M::word;
 	using B = typename M::boolean;
-	using mainline_ops<M, Self>::self;
+	using pte_primitives<M, Self>::self;
 
 	contig contig_of(M& m, std::uint64_t pages) { return num_contig_ptes(m.geo(), pages); }
 
@@ -112,15 +111,17 @@ struct hugetlb_ops : mainline_ops<M, Self> {
 			self().__pte_clear(m, i + k);
 	}
 
+	static B differ(const B& a, const B& b) { return (a && !b) || (!a && b); }
+
 	// Whether writing pte over the run would change anything: the write
 	// permission of entry 0, or the young or dirty of any entry.
 	B __cont_access_flags_changed(M& m, std::size_t i, const W& pte, const contig& c)
 	{
-		if (m.branch(pte_write(pte) != pte_write(self().__ptep_get(m, i))))
+		if (m.branch(differ(pte_write(pte), pte_write(self().__ptep_get(m, i)))))
 			return this->truth_value(m, true);
 		for (std::size_t k = 0; k < c.entries; k++) {
 			const W orig = self().__ptep_get(m, i + k);
-			if (m.branch(pte_dirty(pte) != pte_dirty(orig) || pte_young(pte) != pte_young(orig)))
+			if (m.branch(differ(pte_dirty(pte), pte_dirty(orig)) || differ(pte_young(pte), pte_young(orig))))
 				return this->truth_value(m, true);
 		}
 		return this->truth_value(m, false);
@@ -158,34 +159,6 @@ struct hugetlb_ops : mainline_ops<M, Self> {
 	void huge_ptep_modify_prot_commit(M& m, std::size_t i, W pte, std::uint64_t pages)
 	{
 		self().set_huge_pte_at(m, i, pte, pages);
-	}
-};
-
-template <class M>
-struct hugetlb_mainline : hugetlb_ops<M, hugetlb_mainline<M>> {
-};
-
-// Before the 2025 fix: the run's size from CONT on entry 0, whatever entry
-// 0 holds (bit 52 of a swap entry is an offset bit), and every entry's
-// young and dirty ORed into the value read before the clear.
-template <class M>
-struct hugetlb_ops_before_2025 : hugetlb_ops<M, hugetlb_ops_before_2025<M>> {
-	using W = typename M::word;
-	using base = hugetlb_ops<M, hugetlb_ops_before_2025<M>>;
-
-	W get_clear_contig(M& m, std::size_t i, const contig& c)
-	{
-		W orig = this->self().__ptep_get(m, i);
-		for (std::size_t k = 0; k < c.entries; k++)
-			orig = pte_or_flags(orig, this->self().__ptep_get_and_clear(m, i + k));
-		return orig;
-	}
-
-	W huge_ptep_get_and_clear(M& m, std::size_t i, std::uint64_t /*pages: unused*/)
-	{
-		if (!m.branch(pte_cont(this->self().__ptep_get(m, i))))
-			return this->self().__ptep_get_and_clear(m, i);
-		return get_clear_contig(m, i, contig{m.geo().cont_ptes, 1});
 	}
 };
 

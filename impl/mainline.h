@@ -43,6 +43,7 @@
 #include <utility>
 
 #include "impl/arch_pte.h"
+#include "impl/hugetlb.h"
 #include "impl/primitives.h"
 #include "model/errors.h"
 #include "model/pte.h"
@@ -51,7 +52,7 @@
 namespace ptespec {
 
 template <class M, class Self>
-struct mainline_ops : pte_primitives<M, Self> {
+struct mainline_ops : hugetlb_ops<M, Self> {
 	using W = typename M::word;
 	using B = typename M::boolean;
 

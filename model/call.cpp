@@ -27,6 +27,8 @@ call_semantics semantics_of(const call& c)
 	switch (c.kind) {
 	case call_kind::set_ptes:
 	case call_kind::modify_prot_commit_ptes:
+	case call_kind::set_huge_pte_at:
+	case call_kind::huge_ptep_modify_prot_commit:
 		// Writing over an entry replaces it: what it recorded belonged to
 		// the old mapping (only adversarial callers map over present ones).
 		// A commit writes over the entries its start cleared, with the
@@ -36,12 +38,26 @@ call_semantics semantics_of(const call& c)
 		break;
 	case call_kind::ptep_get:
 	case call_kind::ptep_get_lockless:
+	case call_kind::huge_ptep_get:
 		s.reports = true;
 		break;
 	case call_kind::ptep_get_and_clear:
 	case call_kind::ptep_get_and_clear_full:
 		s.reports = s.hands_off = true;
 		s.consumes_young = s.consumes_dirty = s.unmaps = true;
+		break;
+	case call_kind::huge_ptep_get_and_clear:
+	case call_kind::huge_ptep_clear_flush:
+	case call_kind::huge_ptep_modify_prot_start:
+		// A hugepage taken out: entry 0's value with the young and
+		// dirty of every entry when entry 0 is present.
+		s.reports = s.hands_off = true;
+		s.consumes_young = s.consumes_dirty = s.unmaps = true;
+		s.batch = true;
+		break;
+	case call_kind::huge_pte_clear:
+		// Non-present hugepage entries (swap, migration, markers) cleared.
+		s.unmaps = true;
 		break;
 	case call_kind::get_and_clear_full_ptes:
 	case call_kind::modify_prot_start_ptes:
@@ -81,6 +97,8 @@ call_semantics semantics_of(const call& c)
 	case call_kind::ptep_set_access_flags:
 	case call_kind::contpte_try_fold:
 	case call_kind::contpte_try_unfold:
+	case call_kind::huge_ptep_set_access_flags:
+	case call_kind::huge_ptep_set_wrprotect:
 		break;
 	}
 	return s;
@@ -111,6 +129,18 @@ std::string describe(const call& c)
 				   (c.flags & CYDP_CLEAR_DIRTY) ? ((c.flags & CYDP_CLEAR_YOUNG) ? "|CYDP_CLEAR_DIRTY" : "CYDP_CLEAR_DIRTY") : "");
 	case call_kind::ptep_set_access_flags:
 		return fmt::format("ptep_set_access_flags(#{}, {:#018x}, dirty={})", c.index, c.pte, c.flags);
+	case call_kind::huge_ptep_get_and_clear:
+	case call_kind::huge_ptep_clear_flush:
+	case call_kind::huge_pte_clear:
+	case call_kind::huge_ptep_set_wrprotect:
+	case call_kind::huge_ptep_modify_prot_start:
+		return fmt::format("{}(#{}, sz={} pages)", to_string(c.kind), c.index, c.nr);
+	case call_kind::set_huge_pte_at:
+	case call_kind::huge_ptep_modify_prot_commit:
+		return fmt::format("{}(#{}, {:#018x}, sz={} pages)", to_string(c.kind), c.index, c.pte, c.nr);
+	case call_kind::huge_ptep_set_access_flags:
+		return fmt::format("huge_ptep_set_access_flags(#{}, {:#018x}, dirty={}, sz={} pages)", c.index, c.pte,
+				   c.flags, c.nr);
 	default:
 		return fmt::format("{}(#{})", to_string(c.kind), c.index);
 	}

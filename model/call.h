@@ -24,7 +24,19 @@ enum class call_kind {
 // What a call returns: a pte, young, whether it changed the entry, nothing.
 enum class call_result_shape { pte, young, changed, none };
 // What a call takes besides the entry index (calls.h says each in full).
-enum class call_args_shape { entry, entry_full, entry_value_dirty, batch, batch_full, batch_flags, range, range_value };
+enum class call_args_shape {
+	entry,
+	entry_full,
+	entry_value_dirty,
+	batch,
+	batch_full,
+	batch_flags,
+	range,
+	range_value,
+	huge,
+	huge_value,
+	huge_value_dirty,
+};
 
 struct call_shape {
 	std::string_view name;
@@ -54,13 +66,27 @@ struct call {
 	unsigned flags = 0;	// CYDP_* or ptep_set_access_flags' dirty
 };
 
+// The hugetlb calls over a whole hugepage: c.nr is its size in pages, and
+// for a CONT_PTE hugepage its entries are [c.index, c.index + c.nr).
+constexpr bool takes_hugepage(call_kind k)
+{
+	const call_args_shape a = shape_of(k).args;
+	return a == call_args_shape::huge || a == call_args_shape::huge_value || a == call_args_shape::huge_value_dirty;
+}
+
 // The calls that take nr: a range of entries (the others are about the one
 // entry at c.index, whatever c.nr says).
 constexpr bool takes_nr(call_kind k)
 {
 	const call_args_shape a = shape_of(k).args;
 	return a == call_args_shape::batch || a == call_args_shape::batch_full || a == call_args_shape::batch_flags ||
-	       a == call_args_shape::range || a == call_args_shape::range_value;
+	       a == call_args_shape::range || a == call_args_shape::range_value || takes_hugepage(k);
+}
+
+// The calls of arch/arm64/mm/hugetlbpage.c.
+constexpr bool is_hugetlb_call(call_kind k)
+{
+	return takes_hugepage(k) || k == call_kind::huge_ptep_get;
 }
 
 // The calls over a folio batch: nr present entries mapping consecutive
@@ -110,7 +136,8 @@ constexpr bool answers_young(call_kind k) { return shape_of(k).result == call_re
 constexpr bool passes_value(call_kind k)
 {
 	const call_args_shape a = shape_of(k).args;
-	return a == call_args_shape::range_value || a == call_args_shape::entry_value_dirty;
+	return a == call_args_shape::range_value || a == call_args_shape::entry_value_dirty ||
+	       a == call_args_shape::huge_value || a == call_args_shape::huge_value_dirty;
 }
 
 } // namespace ptespec

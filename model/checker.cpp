@@ -278,6 +278,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	fold_runs(e);
 
 	judge_isolation(e);
+	judge_hugepage_cleared(e);
 	judge_well_formed(t);
 	judge_progress(e);
 	set_asks(c, true);
@@ -365,7 +366,8 @@ void checker::add_call_set_flags(const ended_call& e)
 					add_software_event(p, flag, folio_of_page(e.t, p), one, true);
 		}
 	}
-	if (c.kind == call_kind::ptep_set_access_flags && pte_valid(e.t[e.first])) {
+	if ((c.kind == call_kind::ptep_set_access_flags || c.kind == call_kind::huge_ptep_set_access_flags) &&
+	    pte_valid(e.t[e.first])) {
 		const page_set u = unit(e.t, e.first, pte_cont(e.t[e.first]), folio_of_page(e.t, e.first));
 		for (unsigned flag : {FLAG_YOUNG, FLAG_DIRTY})
 			if (own_flags(c.pte) & flag)

@@ -23,9 +23,9 @@ unsigned checker::asks_after(const call& c, unsigned before) const
 		return perms_of(c.pte);
 	if (sem.unmaps)
 		return 0;
-	if (c.kind == call_kind::wrprotect_ptes)
+	if (c.kind == call_kind::wrprotect_ptes || c.kind == call_kind::huge_ptep_set_wrprotect)
 		return before & ~PERM_WRITE;
-	if (c.kind == call_kind::ptep_set_access_flags && before)
+	if ((c.kind == call_kind::ptep_set_access_flags || c.kind == call_kind::huge_ptep_set_access_flags) && before)
 		return before | (perms_of(c.pte) & PERM_WRITE);
 	return before;
 }

@@ -219,13 +219,17 @@ std::string checker::consumed_flag_cause(const ended_call& e, unsigned flag) con
 
 // isolation: what the call touched outside its range keeps its mapping.
 // It had something to keep when a mapping shared a run with the range
-// from outside it (a run straddling the range edge), or when the call
-// reached outside at all.
+// from outside it (a run straddling the range edge) -- for a hugetlb call,
+// a hugepage beside it -- or when the call reached outside at all.
 void checker::judge_isolation(const ended_call& e)
 {
 	bool exposed = false;
-	const std::size_t end = std::min(n_, geo_.run_start(e.last - 1) + geo_.cont_ptes);
-	for (std::size_t k = geo_.run_start(e.first); k < end && !exposed; k++)
+	// A hugetlb call takes whole runs: what it could break is the
+	// hugepages beside it.
+	const std::size_t beside = is_hugetlb_call(e.c.kind) ? geo_.cont_ptes : 0;
+	const std::size_t start = geo_.run_start(e.first) >= beside ? geo_.run_start(e.first) - beside : 0;
+	const std::size_t end = std::min(n_, geo_.run_start(e.last - 1) + geo_.cont_ptes + beside);
+	for (std::size_t k = start; k < end && !exposed; k++)
 		exposed = !e.range.has(k) && !pte_none(q_[k]);
 	for (std::size_t k : touched_)
 		exposed = exposed || !e.range.has(k);
@@ -257,9 +261,12 @@ void checker::judge_isolation(const ended_call& e)
 // store outside the range does is isolation's question.
 void checker::judge_mapping(const primitive_step& p)
 {
-	if (in_call_ && !seen(property::mapping) && cur_.kind == call_kind::set_ptes && cur_.nr == 1 &&
-	    p.index == cur_.index && !pte_present(cur_.pte) && swp_type_of(cur_.pte) >= MAX_SWAPFILES &&
-	    !pte_present(p.new_value) && !pte_none(p.new_value)) {
+	// set_huge_pte_at writes its non-present value into every entry.
+	const bool one_special = cur_.kind == call_kind::set_ptes && cur_.nr == 1 && p.index == cur_.index;
+	const bool huge_special = cur_.kind == call_kind::set_huge_pte_at && p.index >= cur_.index &&
+				  p.index < range_end(cur_);
+	if (in_call_ && !seen(property::mapping) && (one_special || huge_special) && !pte_present(cur_.pte) &&
+	    swp_type_of(cur_.pte) >= MAX_SWAPFILES && !pte_present(p.new_value) && !pte_none(p.new_value)) {
 		exercise(property::mapping);
 		if (p.new_value != cur_.pte) {
 			auto bits = [](std::uint64_t v) {
@@ -284,7 +291,8 @@ void checker::judge_mapping(const primitive_step& p)
 	if (!in_call_ || !pte_present(p.new_value) || seen(property::mapping) || p.index < cur_.index ||
 	    p.index >= range_end(cur_))
 		return;
-	const bool writes = cur_.kind == call_kind::set_ptes || cur_.kind == call_kind::modify_prot_commit_ptes;
+	const bool writes = cur_.kind == call_kind::set_ptes || cur_.kind == call_kind::modify_prot_commit_ptes ||
+			    cur_.kind == call_kind::set_huge_pte_at || cur_.kind == call_kind::huge_ptep_modify_prot_commit;
 	if (writes && !pte_present(cur_.pte))
 		return;
 	exercise(property::mapping);
@@ -307,6 +315,25 @@ void checker::judge_mapping(const primitive_step& p)
 		report(property::mapping, p.index,
 		       fmt::format("{} stored {:#018x} into #{}, which mapped pfn {:#x} when it began: now pfn {:#x}",
 				   describe(cur_), p.new_value, p.index, pte_pfn(before, geo_), pte_pfn(p.new_value, geo_)));
+}
+
+// A hugetlb call that takes a hugepage out leaves every entry of it none:
+// core-mm believes the hugepage gone (an unmap, an mremap that moved it, a
+// migration's clear), and an entry left behind is a stale mapping, or a
+// migration entry nobody will restore.
+void checker::judge_hugepage_cleared(const ended_call& e)
+{
+	if (!is_hugetlb_call(e.c.kind) || !e.sem.unmaps || seen(property::mapping))
+		return;
+	exercise(property::mapping);
+	for (std::size_t k = e.first; k < e.last; k++)
+		if (!pte_none(e.t[k])) {
+			report(property::mapping, k,
+			       fmt::format("{} left #{} holding {:#018x}: the hugepage's entries should all be none "
+					   "after it",
+					   describe(e.c), k, e.t[k]));
+			return;
+		}
 }
 
 void checker::on_batch_hint(std::size_t i, std::uint64_t pte, std::size_t n, const table_t& t)
@@ -470,7 +497,8 @@ void checker::judge_lockless(const call& c, const call_result& r)
 	lockless_.erase(it);
 }
 
-// progress: ptep_set_access_flags leaves the named entry itself granting
+// progress: ptep_set_access_flags (or huge_ptep_set_access_flags, for the
+// hugepage's first entry) leaves the named entry itself granting
 // what was asked, to a walker that reads it alone.  With hardware
 // access/dirty management the walker sets AF itself and, through DBM,
 // clears RDONLY: a valid entry grants the access, a writable one the
@@ -479,7 +507,7 @@ void checker::judge_lockless(const call& c, const call_result& r)
 // the fault comes back to this call: only the entry itself can end it.
 void checker::judge_progress(const ended_call& e)
 {
-	if (e.c.kind != call_kind::ptep_set_access_flags)
+	if (e.c.kind != call_kind::ptep_set_access_flags && e.c.kind != call_kind::huge_ptep_set_access_flags)
 		return;
 	if (pte_valid(q_[e.first]))
 		exercise(property::progress);

@@ -111,7 +111,8 @@ std::vector<call_kind> judged_calls(const strategy& s, property p)
 		c.kind = kind;
 		c.flags = CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY;
 		const call_semantics sem = semantics_of(c);
-		const bool reads_only = kind == call_kind::ptep_get || kind == call_kind::ptep_get_lockless;
+		const bool reads_only = kind == call_kind::ptep_get || kind == call_kind::ptep_get_lockless ||
+					kind == call_kind::huge_ptep_get;
 		bool judged = false;
 		switch (p) {
 		case property::batch_or: judged = sem.batch; break;
@@ -123,7 +124,9 @@ std::vector<call_kind> judged_calls(const strategy& s, property p)
 		case property::permission:
 		case property::mapping: judged = !reads_only; break;
 		case property::lockless: judged = kind == call_kind::ptep_get_lockless; break;
-		case property::progress: judged = kind == call_kind::ptep_set_access_flags; break;
+		case property::progress:
+			judged = kind == call_kind::ptep_set_access_flags || kind == call_kind::huge_ptep_set_access_flags;
+			break;
 		}
 		if (judged)
 			out.push_back(kind);
@@ -136,7 +139,9 @@ std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, co
 	std::vector<call_kind> out;
 	for (std::size_t k = 0; k < nr_call_kinds; k++) {
 		const call_kind kind = static_cast<call_kind>(k);
-		if (!s.implements(kind))
+		// The hugetlb calls act on hugetlb VMAs' tables, which no other
+		// call reaches: the invariant is about the other calls' tables.
+		if (!s.implements(kind) || is_hugetlb_call(kind))
 			continue;
 		const bool proved = std::any_of(rs.begin(), rs.end(), [&](const proof_result& r) {
 			const obligation_scope* sc = scope_of(r);

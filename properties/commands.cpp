@@ -723,6 +723,209 @@ rc::Gen<std::shared_ptr<const command_base>> make(const std::shared_ptr<const wo
 	return rc::gen::exec([=] { return std::shared_ptr<const command_base>(std::make_shared<C>(*m, args...)); });
 }
 
+// --- the hugetlb callers (the hugetlb sweep): each command acts on whole
+// hugepages, each a run of the world (world_layout::make_hugetlb) ---
+
+// A hugepage drawn from the world: the first entry of one of its runs.
+std::size_t draw_hugepage(const world_layout& w)
+{
+	return *gen::uniform<std::size_t>(0, runs_per_world) * w.geo.cont_ptes;
+}
+
+// A hugetlb command on one hugepage, its hardware planned over it.
+struct hugepage_command : command {
+	std::size_t first = 0;
+	explicit hugepage_command(const world_model& m, std::size_t calls)
+	{
+		const world_layout& w = *m.layout;
+		first = draw_hugepage(w);
+		hw = *gen::hw_plan(w, calls, first, first + w.geo.cont_ptes);
+	}
+	std::size_t last(const world_model& m) const { return first + m.layout->geo.cont_ptes; }
+	page_state state(const world_model& m) const { return m.pages[first]; }
+};
+
+// hugetlb_no_page: a none hugepage mapped.
+struct hugetlb_fault_cmd final : hugepage_command {
+	std::uint64_t prot = 0;
+	explicit hugetlb_fault_cmd(const world_model& m) : hugepage_command(m, 2)
+	{
+		prot = *gen::user_prot(m.vary_attributes);
+	}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) == page_state::none); }
+	void apply(world_model& m) const override
+	{
+		m.set(first, last(m), page_state::present);
+		for (std::size_t p = first; p < last(m); p++)
+			m.writable[p] = m.vma_writable[p] = pte_write(prot);
+	}
+	void act(const world_model&, harness& h) const override { h.hugetlb_fault(first, prot); }
+	std::string what() const override { return fmt::format("hugetlb fault: map the hugepage at #{} prot {:#018x}", first, prot); }
+};
+
+// hugetlb_fault on a mapped hugepage: a read or a write access.
+struct hugetlb_access_cmd final : hugepage_command {
+	bool write = false;
+	explicit hugetlb_access_cmd(const world_model& m) : hugepage_command(m, 3)
+	{
+		write = *rc::gen::arbitrary<bool>();
+	}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) == page_state::present); }
+	void apply(world_model& m) const override
+	{
+		if (write && m.vma_writable[first])
+			for (std::size_t p = first; p < last(m); p++)
+				m.writable[p] = 1;
+	}
+	void act(const world_model& m, harness& h) const override
+	{
+		h.hugetlb_access(first, write, m.vma_writable[first] != 0);
+	}
+	std::string what() const override
+	{
+		return fmt::format("hugetlb {} fault on the hugepage at #{}", write ? "write" : "read", first);
+	}
+};
+
+// __unmap_hugepage_range over one or more hugepages (munmap, MADV_DONTNEED, exit).
+struct hugetlb_unmap_cmd final : command {
+	std::size_t first = 0, nr = 1;	// hugepages
+	explicit hugetlb_unmap_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		first = draw_hugepage(w);
+		nr = *gen::uniform<std::size_t>(1, runs_per_world - first / w.geo.cont_ptes + 1);
+		hw = *gen::hw_plan(w, 2 * nr + 1, first, first + nr * w.geo.cont_ptes);
+	}
+	void checkPreconditions(const world_model&) const override {}
+	void apply(world_model& m) const override
+	{
+		m.set(first, first + nr * m.layout->geo.cont_ptes, page_state::none);
+	}
+	void act(const world_model& m, harness& h) const override
+	{
+		h.hugetlb_unmap(first, first + nr * m.layout->geo.cont_ptes);
+	}
+	std::string what() const override { return fmt::format("hugetlb unmap: {} hugepage(s) from #{}", nr, first); }
+};
+
+// fork of a private hugetlb mapping: the parent's hugepages write-protected.
+struct hugetlb_fork_cmd final : command {
+	explicit hugetlb_fork_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		hw = *gen::hw_plan(w, 2 * runs_per_world, 0, w.nr_entries);
+	}
+	void checkPreconditions(const world_model&) const override {}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = 0; p < m.layout->nr_entries; p++)
+			m.writable[p] = 0;
+	}
+	void act(const world_model& m, harness& h) const override { h.hugetlb_fork(0, m.layout->nr_entries); }
+	std::string what() const override { return "hugetlb fork: copy_hugetlb_page_range write-protects the parent"; }
+};
+
+// mprotect of one or more hugepages to read-only or read-write.
+struct hugetlb_mprotect_cmd final : command {
+	std::size_t first = 0, nr = 1;
+	bool writable = false;
+	explicit hugetlb_mprotect_cmd(const world_model& m)
+	{
+		const world_layout& w = *m.layout;
+		first = draw_hugepage(w);
+		nr = *gen::uniform<std::size_t>(1, runs_per_world - first / w.geo.cont_ptes + 1);
+		writable = *rc::gen::arbitrary<bool>();
+		hw = *gen::hw_plan(w, 3 * nr + 1, first, first + nr * w.geo.cont_ptes);
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		// A writable migration entry made readable needs the case's
+		// MAX_PHYSMEM_BITS, known once a migration drew it.
+		for (std::size_t p = first; p < first + nr * m.layout->geo.cont_ptes; p++)
+			RC_PRE(m.pages[p] != page_state::migration || m.phys_bits != 0);
+	}
+	void apply(world_model& m) const override
+	{
+		for (std::size_t p = first; p < first + nr * m.layout->geo.cont_ptes; p++)
+			m.writable[p] = m.vma_writable[p] = writable;
+	}
+	void act(const world_model& m, harness& h) const override
+	{
+		h.hugetlb_mprotect(first, first + nr * m.layout->geo.cont_ptes,
+				   writable ? PAGE_READONLY | PTE_WRITE : PAGE_READONLY, m.phys_bits);
+	}
+	std::string what() const override
+	{
+		return fmt::format("hugetlb mprotect: {} hugepage(s) from #{} {}", nr, first,
+				   writable ? "PROT_READ|PROT_WRITE" : "PROT_READ");
+	}
+};
+
+// Migration of a hugetlb folio (or its undo).
+struct hugetlb_migration_cmd final : hugepage_command {
+	bool undo = false, exclusive = true;
+	unsigned phys_bits = 48;
+	explicit hugetlb_migration_cmd(const world_model& m) : hugepage_command(m, 3)
+	{
+		undo = m.pages[first] == page_state::migration;
+		exclusive = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(true)}, {1, rc::gen::just(false)}});
+		phys_bits = m.phys_bits ? m.phys_bits
+					: *rc::gen::weightedOneOf<unsigned>({{1, rc::gen::just(48u)}, {1, rc::gen::just(52u)}});
+	}
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(m.phys_bits == 0 || m.phys_bits == phys_bits);
+		const page_state want = undo ? page_state::migration : page_state::present;
+		RC_PRE(state(m) == want);
+	}
+	void apply(world_model& m) const override
+	{
+		m.phys_bits = phys_bits;
+		m.set(first, last(m), undo ? page_state::present : page_state::migration);
+	}
+	void act(const world_model& m, harness& h) const override
+	{
+		if (undo)
+			h.hugetlb_remove_migration(first, phys_bits, m.vma_writable[first] ? PAGE_READONLY | PTE_WRITE : PAGE_READONLY);
+		else
+			h.hugetlb_migrate(first, phys_bits, exclusive);
+	}
+	std::string what() const override
+	{
+		return undo ? fmt::format("hugetlb migration of the hugepage at #{} undone: remove_migration_pte", first)
+			    : fmt::format("hugetlb migration of the hugepage at #{}: try_to_migrate (MAX_PHYSMEM_BITS {})",
+					  first, phys_bits);
+	}
+};
+
+// mremap moving a hugepage, mapped or migrating, out of the table.
+struct hugetlb_mremap_cmd final : hugepage_command {
+	explicit hugetlb_mremap_cmd(const world_model& m) : hugepage_command(m, 2) {}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) != page_state::none); }
+	void apply(world_model& m) const override { m.set(first, last(m), page_state::none); }
+	void act(const world_model&, harness& h) const override { h.hugetlb_mremap_away(first); }
+	std::string what() const override
+	{
+		return fmt::format("hugetlb mremap: the hugepage at #{} moved away (move_huge_pte)", first);
+	}
+};
+
+rc::Gen<std::shared_ptr<const command_base>> any_hugetlb_command(const world_model& m)
+{
+	const auto shared = std::make_shared<const world_model>(m);
+	return rc::gen::weightedOneOf<std::shared_ptr<const command_base>>({
+		{6, make<hugetlb_fault_cmd>(shared)},
+		{4, make<hugetlb_access_cmd>(shared)},
+		{3, make<hugetlb_unmap_cmd>(shared)},
+		{2, make<hugetlb_fork_cmd>(shared)},
+		{3, make<hugetlb_mprotect_cmd>(shared)},
+		{3, make<hugetlb_migration_cmd>(shared)},
+		{2, make<hugetlb_mremap_cmd>(shared)},
+		{1, make<idle_cmd>(shared)},
+	});
+}
+
 } // namespace
 
 void command::pick_cut(const world_model& m)
@@ -769,6 +972,8 @@ void begin_case() { g_executed.clear(); }
 
 rc::Gen<std::shared_ptr<const command_base>> any_command(const world_model& m)
 {
+	if (m.hugetlb)
+		return any_hugetlb_command(m);
 	// Each action's weight, scaled by the case's swarm (world_model::swarm,
 	// in this order); the map keeps at least its own weight, so every case
 	// maps something.  The actions that make PROT_NONE entries and guard

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "mm/hugetlb_callers.h"
 #include "model/errors.h"
 #include "model/pte.h"
 
@@ -354,6 +355,53 @@ void harness::guard_remove(std::size_t first, std::size_t last)
 void harness::mremap_away(std::size_t first, std::size_t last)
 {
 	walk(first, last, [&] { mm::move_ptes(*this, first, last); });
+}
+
+void harness::hugetlb_fault(std::size_t first, std::uint64_t prot)
+{
+	const std::size_t n = w_.geo.cont_ptes;
+	walk(first, first + n, [&] { mm::hugetlb_fault(*this, first, n, pfn_pte<std::uint64_t>(w_.pfn_of(first), prot, w_.geo)); });
+}
+
+void harness::hugetlb_access(std::size_t first, bool write, bool reuse)
+{
+	const std::size_t n = w_.geo.cont_ptes;
+	walk(first, first + n, [&] { mm::hugetlb_access(*this, first, n, write, reuse); });
+}
+
+void harness::hugetlb_unmap(std::size_t first, std::size_t last)
+{
+	walk(first, last, [&] { mm::unmap_hugepage_range(*this, first, last, w_.geo.cont_ptes); });
+}
+
+void harness::hugetlb_fork(std::size_t first, std::size_t last)
+{
+	walk(first, last, [&] { mm::copy_hugetlb_page_range(*this, first, last, w_.geo.cont_ptes); });
+}
+
+void harness::hugetlb_mprotect(std::size_t first, std::size_t last, std::uint64_t newprot, unsigned phys_bits)
+{
+	walk(first, last, [&] {
+		mm::hugetlb_change_protection(*this, first, last, w_.geo.cont_ptes, newprot, w_.geo, phys_bits);
+	});
+}
+
+void harness::hugetlb_migrate(std::size_t first, unsigned phys_bits, bool exclusive)
+{
+	const std::size_t n = w_.geo.cont_ptes;
+	walk(first, first + n, [&] { mm::hugetlb_migrate(*this, first, n, w_.geo, phys_bits, exclusive); });
+}
+
+void harness::hugetlb_remove_migration(std::size_t first, unsigned phys_bits, std::uint64_t prot)
+{
+	const std::size_t n = w_.geo.cont_ptes;
+	walk(first, first + n, [&] { mm::hugetlb_remove_migration(*this, first, n, w_.geo, phys_bits, prot); });
+}
+
+void harness::hugetlb_mremap_away(std::size_t first)
+{
+	const std::size_t n = w_.geo.cont_ptes;
+	walk(first, first + n, [&] { mm::move_hugepage(*this, first, n); });
 }
 
 void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap, std::size_t stride)

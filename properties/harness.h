@@ -260,6 +260,18 @@ public:
 	void lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap, std::size_t stride = 0);
 	void idle();
 
+	// --- the hugetlb callers (mm/hugetlb_callers.h), over a world of
+	// hugepages (world_layout::make_hugetlb): each run one CONT_PTE
+	// hugepage, named by its first entry ---
+	void hugetlb_fault(std::size_t first, std::uint64_t prot);
+	void hugetlb_access(std::size_t first, bool write, bool reuse);
+	void hugetlb_unmap(std::size_t first, std::size_t last);
+	void hugetlb_fork(std::size_t first, std::size_t last);
+	void hugetlb_mprotect(std::size_t first, std::size_t last, std::uint64_t newprot, unsigned phys_bits);
+	void hugetlb_migrate(std::size_t first, unsigned phys_bits, bool exclusive);
+	void hugetlb_remove_migration(std::size_t first, unsigned phys_bits, std::uint64_t prot);
+	void hugetlb_mremap_away(std::size_t first);
+
 	// mm::call_sink
 	bool implements(call_kind k) const override { return s_.implements(k); }
 	std::optional<call_result> run(const call& c) override { return do_call(c); }

@@ -140,21 +140,30 @@ world_model first_model(const world_layout& w, const run_options& o)
 	m.fault_around = o.fault_around;
 	m.batch_young = o.batch_young;
 	m.mprotect = o.mprotect;
+	m.hugetlb = o.hugetlb;
 	return m;
 }
 
 // Why a strategy cannot be judged on p at all, as the verdict it gets.
-std::optional<property_result> unjudgeable(const strategy& s, property p)
+std::optional<property_result> unjudgeable(const strategy& s, property p, const run_options& o)
 {
 	property_result res;
 	res.strategy = s.info().name;
 	res.prop = p;
-	if (!s.implements(call_kind::set_ptes) || !s.implements(call_kind::ptep_get)) {
+	if (o.hugetlb && (!s.implements(call_kind::set_huge_pte_at) || !s.implements(call_kind::huge_ptep_get))) {
+		res.v = verdict::not_exercised;
+		res.why_not_exercised = "the strategy has no set_huge_pte_at or no huge_ptep_get: no hugepage can be "
+					"mapped and read";
+		return res;
+	}
+	if (!o.hugetlb && (!s.implements(call_kind::set_ptes) || !s.implements(call_kind::ptep_get))) {
 		res.v = verdict::not_exercised;
 		res.why_not_exercised = "the strategy has no set_ptes or no ptep_get: nothing can be mapped and read";
 		return res;
 	}
-	if (!property_applicable(s, p)) {
+	// The hugetlb callers make no lockless read (GUP-fast of a hugetlb
+	// page is not modelled yet): none of the calls lockless judges.
+	if (!property_applicable(s, p) || (o.hugetlb && p == property::lockless)) {
 		res.v = verdict::not_applicable;
 		return res;
 	}
@@ -194,7 +203,7 @@ rc::detail::TestResult run_cases(strategy& s, std::optional<property> judged, co
 		begin_case();
 		// Drawn first, so a case shrinks towards the aligned world (and,
 		// where drawn, towards the hardware without BBML2).
-		const std::size_t shift = o.shift_pfns ? *gen::pfn_shift(geometry::of(o.gran)) : 0;
+		const std::size_t shift = o.shift_pfns && !o.hugetlb ? *gen::pfn_shift(geometry::of(o.gran)) : 0;
 		RC_CLASSIFY(shift != 0, "folios' pfns off CONT alignment");
 		hardware_options hw = o.hw;
 		if (o.draw_bbml2) {
@@ -203,7 +212,9 @@ rc::detail::TestResult run_cases(strategy& s, std::optional<property> judged, co
 		}
 		auto at = layouts.find({shift, hw.bbml2_noabort});
 		if (at == layouts.end())
-			at = layouts.emplace(std::pair{shift, hw.bbml2_noabort}, world_layout::make(o.gran, shift, hw)).first;
+			at = layouts.emplace(std::pair{shift, hw.bbml2_noabort},
+					     o.hugetlb ? world_layout::make_hugetlb(o.gran, hw) : world_layout::make(o.gran, shift, hw))
+				     .first;
 		const world_layout& w = at->second;
 		harness h(s, w, judged);
 		if (o.caller)
@@ -271,6 +282,7 @@ std::string sweep_flag(const run_options& o)
 		return std::string(o.mprotect ? " --mprotect" : "") + (o.swarm ? " --swarm" : "");
 	case run_options::sweeps::core: return "";
 	case run_options::sweeps::kernel: return " --sweep kernel";
+	case run_options::sweeps::hugetlb: return " --sweep hugetlb";
 	case run_options::sweeps::both: break;
 	}
 	throw internal_error("a run of several sweeps has no one sweep to reproduce");
@@ -369,6 +381,7 @@ std::string_view to_string(run_options::sweeps s)
 	case run_options::sweeps::core: return "core";
 	case run_options::sweeps::kernel: return "kernel";
 	case run_options::sweeps::both: return "both";
+	case run_options::sweeps::hugetlb: return "hugetlb";
 	}
 	return "?";
 }
@@ -384,6 +397,11 @@ run_options sweep_options(const run_options& o, run_options::sweeps s)
 		break;
 	case run_options::sweeps::kernel:
 		r.mprotect = r.swarm = true;
+		r.draw_bbml2 = o.hw.is_default();
+		break;
+	case run_options::sweeps::hugetlb:
+		r.mprotect = r.swarm = false;
+		r.hugetlb = true;
 		r.draw_bbml2 = o.hw.is_default();
 		break;
 	case run_options::sweeps::both: throw internal_error("sweep_options: both is two sweeps");
@@ -402,6 +420,10 @@ std::string sweeps_text(const run_options& o)
 	case run_options::sweeps::core: return "one sweep: " + core;
 	case run_options::sweeps::kernel: return "one sweep: " + kernel;
 	case run_options::sweeps::both: return "two sweeps: " + core + "; then " + kernel;
+	case run_options::sweeps::hugetlb:
+		return fmt::format("one sweep: the hugetlb callers over CONT_PTE hugepages (fault, access, unmap, fork, "
+				   "mprotect, migration, mremap){}",
+				   o.hw.is_default() ? ", BBML2 drawn per case" : "");
 	}
 	return "";
 }
@@ -475,7 +497,7 @@ std::vector<property_result> sweep_together(strategy& s, const std::vector<prope
 	std::vector<property> judged;
 	std::vector<std::size_t> at;
 	for (std::size_t k = 0; k < ps.size(); k++) {
-		if (std::optional<property_result> none = unjudgeable(s, ps[k])) {
+		if (std::optional<property_result> none = unjudgeable(s, ps[k], o)) {
 			out[k] = std::move(*none);
 			continue;
 		}
@@ -519,7 +541,7 @@ namespace {
 property_result run_sweep(strategy& s, property p, const run_options& o)
 {
 	quiet_rapidcheck_configuration();
-	if (std::optional<property_result> none = unjudgeable(s, p))
+	if (std::optional<property_result> none = unjudgeable(s, p, o))
 		return *none;
 	property_result res;
 	res.strategy = s.info().name;

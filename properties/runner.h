@@ -63,6 +63,10 @@ struct run_options {
 	// the rest of the hardware): what the kernel sweep does when no
 	// hardware was given.
 	bool draw_bbml2 = false;
+	// The hugetlb callers (mm/hugetlb_callers.h) over a world of CONT_PTE
+	// hugepages (world_layout::make_hugetlb), instead of core-mm's callers
+	// over folios.  Set by the hugetlb sweep.
+	bool hugetlb = false;
 	// The sweeps a run makes, each its own RapidCheck run of `cases` cases
 	// from the seed, one after the other; the first that fails is the
 	// verdict (sweep_options gives each one's options):
@@ -72,8 +76,12 @@ struct run_options {
 	//   kernel    one: every caller (mprotect, NUMA hinting, guard pages,
 	//             MADV_COLD, mremap, migration too), swarm testing, and BBML2 drawn per case
 	//             unless hw has it;
-	//   both      core, then kernel: the CLI's default.
-	enum class sweeps { as_given, core, kernel, both };
+	//   both      core, then kernel: the CLI's default;
+	//   hugetlb   one: the hugetlb callers over hugepages (fault, access,
+	//             unmap, fork, mprotect, migration, mremap), BBML2 drawn
+	//             per case unless hw has it -- on request while the hugetlb
+	//             half is built (docs/hugetlb.md).
+	enum class sweeps { as_given, core, kernel, both, hugetlb };
 	sweeps sweep = sweeps::as_given;
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set

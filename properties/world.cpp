@@ -29,8 +29,25 @@ world_layout world_layout::make(granule g, std::size_t pfn_shift, hardware_optio
 	return w;
 }
 
+world_layout world_layout::make_hugetlb(granule g, hardware_options hw)
+{
+	world_layout w;
+	w.geo = geometry::of(g);
+	w.hw = hw;
+	w.hugetlb = true;
+	const std::size_t n = w.geo.cont_ptes;
+	w.nr_entries = runs_per_world * n;
+	w.pfn_base = 0x40000;
+	for (std::size_t r = 0; r < runs_per_world; r++)
+		w.folios.push_back({w.pfn_base + r * n, n});
+	return w;
+}
+
 std::string world_layout::describe() const
 {
+	if (hugetlb)
+		return fmt::format("hugetlb: {} CONT_PTE hugepages of {} pages, one hugetlb folio each", runs_per_world,
+				   geo.cont_ptes);
 	if (pfn_shift == 0)
 		return "aligned (every run's pfns one aligned block)";
 	return fmt::format("shifted: page #p maps pfn {:#x}+p, {} past CONT alignment, so no run's pfns are one "

@@ -47,7 +47,13 @@ struct world_layout {
 	std::size_t pfn_shift = 0;	// pfn_base mod CONT_PTES: 0 aligned, else shifted
 	std::vector<folio_extent> folios;
 
+	bool hugetlb = false;	// every run one CONT_PTE hugetlb folio (make_hugetlb)
+
 	static world_layout make(granule g, std::size_t pfn_shift = 0, hardware_options hw = {});
+	// A hugetlb VMA's world: each of its runs one CONT_PTE hugepage (a
+	// hugetlb folio of CONT_PTES pages, its pfns aligned, as hugetlb folios
+	// always are).
+	static world_layout make_hugetlb(granule g, hardware_options hw = {});
 	// "aligned" or "shifted: ...", for a counterexample.
 	std::string describe() const;
 	std::uint64_t pfn_of(std::size_t page) const { return pfn_base + page; }
@@ -125,6 +131,9 @@ struct world_model {
 	// mprotect and NUMA balancing change protections (modify_prot_start_ptes /
 	// commit); guard pages, MADV_COLD, mremap and migration join with them.
 	bool mprotect = false;
+	// The hugetlb callers over a world of hugepages (the hugetlb sweep):
+	// each command acts on whole hugepages, whose pages share one state.
+	bool hugetlb = false;
 	// Swarm testing: this case's scale of each caller action's weight (0
 	// leaves it out of the case, 1 as drawn, 3 more often), indexed as
 	// any_command lists the actions; every one 1 when the case is no swarm.

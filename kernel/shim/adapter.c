@@ -498,6 +498,21 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
 #define PTESPEC_MODIFY_PROT_ORIGIN "ptespec"
 #endif
 
+/*
+ * The hugetlb calls: a tree's arch/arm64/mm/hugetlbpage.c is not compiled
+ * yet, so a tree strategy has none of them (a null entry is a call the
+ * tree does not implement).
+ */
+#define k_huge_ptep_get NULL
+#define k_huge_ptep_get_and_clear NULL
+#define k_huge_ptep_clear_flush NULL
+#define k_set_huge_pte_at NULL
+#define k_huge_pte_clear NULL
+#define k_huge_ptep_set_access_flags NULL
+#define k_huge_ptep_set_wrprotect NULL
+#define k_huge_ptep_modify_prot_start NULL
+#define k_huge_ptep_modify_prot_commit NULL
+
 /* A tree without these leaves the calls out: strategies need not have every call. */
 #ifdef wrprotect_ptes
 PTESPEC_TREE_CALL(wrprotect_ptes, none, batch, &user_mm)

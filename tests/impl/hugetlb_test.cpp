@@ -2,14 +2,16 @@
 // (model/hugetlb.h), on quiet tables: a CONT_PTE hugepage is one run.
 #include <gtest/gtest.h>
 
-#include "impl/hugetlb.h"
+#include "impl/mainline.h"
+#include "model/hugetlb.h"
+#include "tests/impl/hugetlb_controls.h"
 #include "tests/impl/table.h"
 
 namespace ptespec::test {
 namespace {
 
-hugetlb_mainline<machine> s;
-hugetlb_ops_before_2025<machine> before;
+mainline<machine> s;
+controls::hugetlb_get_and_clear_before_2025<machine> before;
 
 // A CONT_PTE hugepage at 4K is 16 pages.
 constexpr std::uint64_t HPAGE = CONT;
@@ -73,13 +75,16 @@ TEST(hugetlb_calls, get_and_clear_takes_the_whole_hugepage_without_a_flush)
 	EXPECT_EQ(m.cost().tlbi_range, 1u);
 }
 
-// A hugepage swapped out holds its swap entry in every slot.  Its offset's
-// bit 40 is pte bit 52, CONT: most offsets leave it clear.  Today's code
-// sizes the hugepage from the size it is given and clears every slot; the
-// code before the 2025 fix sized it from CONT and cleared one.
-TEST(hugetlb_calls, get_and_clear_of_a_swapped_hugepage_clears_every_slot_and_did_not_before_2025)
+// A hugepage being migrated holds its migration entry in every slot (a
+// hugetlb page is never swapped; its non-present entries are migration,
+// hwpoison and marker entries), and mremap moves it with
+// huge_ptep_get_and_clear.  The offset is the pfn, whose bit 40 -- pte bit
+// 52, CONT -- is clear.  Today's code sizes the hugepage from the size it
+// is given and clears every slot; the code before the 2025 fix sized it
+// from CONT and cleared one, leaving the rest behind.
+TEST(hugetlb_calls, get_and_clear_of_a_migrating_hugepage_clears_every_slot_and_did_not_before_2025)
 {
-	const std::uint64_t swp = mk_swp_entry(3, 0x1234);
+	const std::uint64_t swp = mk_swp_entry(SWP_MIGRATION_READ, 0x100);
 	ASSERT_EQ(swp & PTE_CONT, 0u);
 	machine a = make_machine(1), b = make_machine(1);
 	for (std::size_t k = 0; k < CONT; k++) {
@@ -92,9 +97,10 @@ TEST(hugetlb_calls, get_and_clear_of_a_swapped_hugepage_clears_every_slot_and_di
 	EXPECT_EQ(ruler(b.table()), "|.sssssssssssssss|");
 }
 
-// With bit 40 of the offset set, the old code took the swap entry for a
-// run and ORed into it what every slot held.
-TEST(hugetlb_calls, a_swap_entry_whose_offset_sets_cont_was_taken_for_a_run)
+// With bit 40 of the offset set (a marker or migration entry never has it;
+// written here to show the other half of the old code), it took the entry
+// for a run and ORed into it what every slot held.
+TEST(hugetlb_calls, a_non_present_entry_whose_offset_sets_cont_was_taken_for_a_run)
 {
 	const std::uint64_t swp = mk_swp_entry(3, std::uint64_t{1} << 40);
 	ASSERT_NE(swp & PTE_CONT, 0u);

@@ -22,8 +22,12 @@ TEST(proofs, mainline_keeps_the_invariant_over_an_unfold)
 	o.only = {"step/"};
 	// One per call mainline has: the reads, the clears, fold, unfold, fork's
 	// wrprotect, mprotect's start and commit, the five young and dirty
-	// clears, set_ptes and ptep_set_access_flags.
-	EXPECT_EQ(obligations_of(s, granule::k4, o).size(), nr_call_kinds);
+	// clears, set_ptes and ptep_set_access_flags; none yet for the hugetlb
+	// calls.
+	std::size_t contpte_calls = 0;
+	for (std::size_t k = 0; k < nr_call_kinds; k++)
+		contpte_calls += !is_hugetlb_call(static_cast<call_kind>(k));
+	EXPECT_EQ(obligations_of(s, granule::k4, o).size(), contpte_calls);
 	for (const char* name : {"step/contpte_try_unfold-cont16"}) {
 		const proof_result r = prove_named(s, granule::k4, name, o);
 		EXPECT_EQ(r.verdict, proof_verdict::proved) << name << ": " << r.detail;
@@ -165,9 +169,11 @@ TEST(proofs, proved_needs_the_invariant_inductive_for_every_call)
 	const std::string cov = proof_coverage(rs, s, granule::k4, property::isolation).whole();
 	EXPECT_NE(cov.find("not proved inductive for set_ptes"), std::string::npos) << cov;
 
-	// With set_ptes' proved too the invariant is inductive for every call,
-	// but the step/ cases try some places of a two-run table, not every
-	// entry and range of every table: still partly, and it says so.
+	// With set_ptes' proved too the invariant is inductive for every call
+	// (the hugetlb calls act on tables of their own), but the step/ cases
+	// try some places of a two-run table, not every entry and range of
+	// every table, and no obligation runs a hugetlb call yet: still partly,
+	// and it says so.
 	proof_result r;
 	r.obligation = "step/set_ptes-cont16";
 	r.strategy = "mainline";
@@ -177,7 +183,9 @@ TEST(proofs, proved_needs_the_invariant_inductive_for_every_call)
 	EXPECT_TRUE(not_inductive_for(rs, s, granule::k4).empty());
 	EXPECT_EQ(proof_word(rs, s, granule::k4, property::isolation), "partly proved");
 	const std::string places = proof_coverage(rs, s, granule::k4, property::isolation).whole();
-	EXPECT_NE(places.find("not covered: no other call"), std::string::npos) << places;
+	EXPECT_NE(places.find("not covered: huge_ptep_get_and_clear, huge_ptep_clear_flush, set_huge_pte_at"),
+		  std::string::npos)
+		<< places;
 	EXPECT_NE(places.find("the entries and ranges between those tried"), std::string::npos) << places;
 }
 

@@ -24,6 +24,9 @@
  *   batch_flags        a batch and CYDP_* flags
  *   range              nr entries from i, whatever they hold
  *   range_value        nr entries from i and the value written into them, the pfn advancing
+ *   huge               the hugepage whose first entry is i, and its size in pages (the kernel's sz)
+ *   huge_value         a hugepage and the value written into it
+ *   huge_value_dirty   a hugepage, the value whose access it grants, and dirty
  *
  * The young calls come one entry at a time, for the callers that test one
  * page, and over a folio batch, as core-mm's reclaim makes them since the
@@ -33,6 +36,10 @@
  * back into the nr entries.  (The kernel's commit also takes the old value,
  * which arm64 and core-mm's generic commit ignore: the call carries the new
  * value only.)
+ *
+ * The hugetlb calls (arch/arm64/mm/hugetlbpage.c) take a whole hugepage:
+ * for a CONT_PTE hugepage, the run of CONT_PTES entries from i (the kernel
+ * passes its size, and arm64 finds the entries from it).
  */
 #ifndef PTESPEC_CALLS_H
 #define PTESPEC_CALLS_H
@@ -56,6 +63,15 @@
 	X(test_and_clear_young_ptes, young, batch)               \
 	X(clear_flush_young_ptes, young, batch)                  \
 	X(modify_prot_start_ptes, pte, batch)                    \
-	X(modify_prot_commit_ptes, none, range_value)
+	X(modify_prot_commit_ptes, none, range_value)            \
+	X(huge_ptep_get, pte, entry)                             \
+	X(huge_ptep_get_and_clear, pte, huge)                    \
+	X(huge_ptep_clear_flush, pte, huge)                      \
+	X(set_huge_pte_at, none, huge_value)                     \
+	X(huge_pte_clear, none, huge)                            \
+	X(huge_ptep_set_access_flags, changed, huge_value_dirty) \
+	X(huge_ptep_set_wrprotect, none, huge)                   \
+	X(huge_ptep_modify_prot_start, pte, huge)                \
+	X(huge_ptep_modify_prot_commit, none, huge_value)
 
 #endif /* PTESPEC_CALLS_H */

@@ -1,0 +1,146 @@
+#include "mm/hugetlb_callers.h"
+
+namespace ptespec::mm {
+
+std::optional<std::uint64_t> read_hugepage(call_sink& s, std::size_t first)
+{
+	const std::optional<call_result> r = s.run({call_kind::huge_ptep_get, first, 1, false, 0, 0});
+	if (!r || !r->pte)
+		return std::nullopt;
+	return *r->pte;
+}
+
+void hugetlb_fault(call_sink& s, std::size_t first, std::uint64_t pages, std::uint64_t pte)
+{
+	const std::optional<std::uint64_t> v = read_hugepage(s, first);
+	if (!v || !pte_none(*v))
+		return;
+	s.run({call_kind::set_huge_pte_at, first, pages, false, pte_mkcont(pte), 0});
+}
+
+void hugetlb_access(call_sink& s, std::size_t first, std::uint64_t pages, bool write, bool reuse)
+{
+	const std::optional<std::uint64_t> v = read_hugepage(s, first);
+	if (!v || !pte_valid(*v))
+		return;
+	std::uint64_t entry = pte_mkyoung(*v);
+	const bool upgrade = write && reuse && !pte_write(entry);
+	if (write && !pte_write(entry) && !upgrade)
+		return;	// a copy on write: a new hugepage, which the model does not map
+	if (upgrade)
+		entry = pte_mkwrite(entry);
+	if (write)
+		entry = pte_mkdirty(entry);
+	s.run({call_kind::huge_ptep_set_access_flags, first, pages, false, entry, write ? 1u : 0u});
+}
+
+void unmap_hugepage_range(call_sink& s, std::size_t first, std::size_t last, std::uint64_t pages)
+{
+	bool flush = false;
+	for (std::size_t i = first; i + pages <= last; i += pages) {
+		const std::optional<std::uint64_t> v = read_hugepage(s, i);
+		if (!v)
+			return;
+		if (pte_none(*v))
+			continue;
+		if (!pte_present(*v)) {
+			if (!s.run({call_kind::huge_pte_clear, i, pages, false, 0, 0}))
+				return;
+			continue;
+		}
+		if (!s.run({call_kind::huge_ptep_get_and_clear, i, pages, false, 0, 0}))
+			return;
+		flush = true;
+	}
+	if (flush)
+		s.flush_range(first, last - first);
+}
+
+void copy_hugetlb_page_range(call_sink& s, std::size_t first, std::size_t last, std::uint64_t pages)
+{
+	for (std::size_t i = first; i + pages <= last; i += pages) {
+		const std::optional<std::uint64_t> v = read_hugepage(s, i);
+		if (!v)
+			return;
+		if (pte_present(*v) && pte_write(*v) &&
+		    !s.run({call_kind::huge_ptep_set_wrprotect, i, pages, false, 0, 0}))
+			return;
+	}
+}
+
+void hugetlb_change_protection(call_sink& s, std::size_t first, std::size_t last, std::uint64_t pages,
+			       std::uint64_t newprot, const geometry& geo, unsigned phys_bits)
+{
+	for (std::size_t i = first; i + pages <= last; i += pages) {
+		const std::optional<std::uint64_t> v = read_hugepage(s, i);
+		if (!v)
+			return;
+		if (pte_present(*v)) {
+			const std::optional<call_result> old =
+				s.run({call_kind::huge_ptep_modify_prot_start, i, pages, false, 0, 0});
+			if (!old || !old->pte)
+				return;
+			const std::uint64_t pte = pte_mkcont(pte_modify(*old->pte, newprot));
+			if (!s.run({call_kind::huge_ptep_modify_prot_commit, i, pages, false, pte, 0}))
+				return;
+			continue;
+		}
+		const std::optional<migration_entry> e = phys_bits ? read_migration_entry(geo, phys_bits, *v) : std::nullopt;
+		if (e && e->write && !(newprot & PTE_WRITE)) {
+			migration_entry r = *e;
+			r.write = false;
+			if (!s.run({call_kind::set_huge_pte_at, i, pages, false, make_migration_entry(geo, phys_bits, r), 0}))
+				return;
+		}
+	}
+	s.flush_range(first, last - first);
+}
+
+void hugetlb_migrate(call_sink& s, std::size_t first, std::uint64_t pages, const geometry& geo, unsigned phys_bits,
+		     bool exclusive)
+{
+	const std::optional<std::uint64_t> v = read_hugepage(s, first);
+	if (!v || !pte_present(*v))
+		return;
+	const std::optional<call_result> old = s.run({call_kind::huge_ptep_clear_flush, first, pages, false, 0, 0});
+	if (!old || !old->pte)
+		return;
+	migration_entry e;
+	e.pfn = pte_pfn(*old->pte, geo);
+	e.write = pte_write(*old->pte);
+	e.exclusive = exclusive;
+	e.young = pte_young(*old->pte);
+	e.dirty = pte_dirty(*old->pte);
+	s.run({call_kind::set_huge_pte_at, first, pages, false, make_migration_entry(geo, phys_bits, e), 0});
+}
+
+void hugetlb_remove_migration(call_sink& s, std::size_t first, std::uint64_t pages, const geometry& geo,
+			      unsigned phys_bits, std::uint64_t prot)
+{
+	const std::optional<std::uint64_t> v = read_hugepage(s, first);
+	if (!v)
+		return;
+	const std::optional<migration_entry> e = read_migration_entry(geo, phys_bits, *v);
+	if (!e)
+		return;
+	std::uint64_t pte = pfn_pte(e->pfn, prot, geo);
+	pte = e->young ? pte_mkyoung(pte) : pte_mkold(pte);
+	if (e->dirty)
+		pte = pte_mkdirty(pte);
+	if (e->write)
+		pte = pte_mkwrite(pte);
+	s.run({call_kind::set_huge_pte_at, first, pages, false, pte_mkcont(pte), 0});
+}
+
+void move_hugepage(call_sink& s, std::size_t first, std::uint64_t pages)
+{
+	const std::optional<std::uint64_t> v = read_hugepage(s, first);
+	if (!v || pte_none(*v))
+		return;
+	if (!s.run({call_kind::huge_ptep_get_and_clear, first, pages, false, 0, 0}))
+		return;
+	if (pte_present(*v))
+		s.flush_range(first, pages);
+}
+
+} // namespace ptespec::mm

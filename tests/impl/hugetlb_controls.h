@@ -1,0 +1,46 @@
+// Hugetlb controls: arm64's hugetlb calls with one real mistake each.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "impl/mainline.h"
+
+namespace ptespec::controls {
+
+// huge_ptep_get_and_clear before the 2025 fix: the hugepage's size taken
+// from CONT on entry 0, whatever entry 0 holds (bit 52 of a swap entry is
+// offset bit 40), so a swapped hugepage loses one slot of its CONT_PTES
+// and the rest stay behind; and every entry's young and dirty ORed into
+// the value read before the clear, present or not.
+template <class M>
+struct hugetlb_get_and_clear_before_2025 : mainline_ops<M, hugetlb_get_and_clear_before_2025<M>> {
+	using W = typename M::word;
+
+	W get_clear_contig(M& m, std::size_t i, const contig& c)
+	{
+		W orig = this->self().__ptep_get(m, i);
+		for (std::size_t k = 0; k < c.entries; k++)
+			orig = pte_or_flags(orig, this->self().__ptep_get_and_clear(m, i + k));
+		return orig;
+	}
+
+	W huge_ptep_get_and_clear(M& m, std::size_t i, std::uint64_t /*pages: unused*/)
+	{
+		if (!m.branch(pte_cont(this->self().__ptep_get(m, i))))
+			return this->self().__ptep_get_and_clear(m, i);
+		return get_clear_contig(m, i, contig{m.geo().cont_ptes, 1});
+	}
+};
+
+// huge_ptep_get reading entry 0 alone, as for a hugepage of one entry:
+// the young and dirty the MMU recorded in the other entries of a CONT_PTE
+// hugepage are never reported (arm64's generic huge_ptep_get before its
+// contiguous hugetlb support gathered them).
+template <class M>
+struct hugetlb_get_first_entry_only : mainline_ops<M, hugetlb_get_first_entry_only<M>> {
+	using W = typename M::word;
+	W huge_ptep_get(M& m, std::size_t i) { return this->self().__ptep_get(m, i); }
+};
+
+} // namespace ptespec::controls

@@ -1,0 +1,69 @@
+// The hugetlb sweep (run_options::sweeps::hugetlb): arm64's hugetlb calls
+// under the hugetlb callers, judged by the same properties; mainline holds,
+// and each control fails there and only there.
+#include <gtest/gtest.h>
+
+#include "impl/adapter.h"
+#include "impl/mainline.h"
+#include "impl/strategy.h"
+#include "properties/runner.h"
+#include "tests/impl/hugetlb_controls.h"
+
+namespace ptespec {
+namespace {
+
+run_options hugetlb_sweep(std::uint64_t seed, std::uint64_t cases)
+{
+	run_options o;
+	o.seed = seed;
+	o.cases = cases;
+	o.sweep = run_options::sweeps::hugetlb;
+	return o;
+}
+
+TEST(hugetlb_sweep, mainline_holds_every_property)
+{
+	strategy& s = registry::global().get("mainline");
+	for (property p : {property::batch_or, property::no_loss, property::per_call, property::precise,
+			   property::isolation, property::well_formed, property::permission, property::mapping}) {
+		const property_result r = run_property(s, p, hugetlb_sweep(1, 2000));
+		EXPECT_EQ(r.v, verdict::holds) << to_string(p) << "\n" << format_counterexample(r);
+	}
+}
+
+// The pre-2025 huge_ptep_get_and_clear: a migrating hugepage moved by
+// mremap loses its first slot only; the others keep their migration
+// entries.  The hugetlb sweep finds it; the core sweep, which makes no
+// hugetlb call, cannot.
+TEST(hugetlb_sweep, the_get_and_clear_before_the_2025_fix_fails_mapping_through_mremap_of_a_migrating_hugepage)
+{
+	auto s = make_strategy<controls::hugetlb_get_and_clear_before_2025, on_machine>("hugetlb-before-2025",
+										    "control", "test");
+	const property_result r = run_property(*s, property::mapping, hugetlb_sweep(1, 2000));
+	ASSERT_EQ(r.v, verdict::fails) << format_counterexample(r);
+	const std::string ce = format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("huge_ptep_get_and_clear"), std::string::npos) << ce;
+	EXPECT_NE(r.ce.v.message.find("should all be none"), std::string::npos) << ce;
+	EXPECT_NE(ce.find("hugetlb mremap"), std::string::npos) << ce;
+	EXPECT_NE(ce.find("hugetlb migration"), std::string::npos) << ce;
+	run_options core = hugetlb_sweep(1, 2000);
+	core.sweep = run_options::sweeps::core;
+	EXPECT_EQ(run_property(*s, property::mapping, core).v, verdict::holds);
+}
+
+// huge_ptep_get of entry 0 alone: an access the MMU recorded in another
+// entry of the hugepage goes unreported.
+TEST(hugetlb_sweep, a_get_of_the_first_entry_only_fails_per_call)
+{
+	auto s = make_strategy<controls::hugetlb_get_first_entry_only, on_machine>("hugetlb-get-first-entry", "control",
+										   "test");
+	const property_result r = run_property(*s, property::per_call, hugetlb_sweep(1, 2000));
+	ASSERT_EQ(r.v, verdict::fails) << format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("huge_ptep_get("), std::string::npos) << format_counterexample(r);
+	run_options core = hugetlb_sweep(1, 2000);
+	core.sweep = run_options::sweeps::core;
+	EXPECT_EQ(run_property(*s, property::per_call, core).v, verdict::holds);
+}
+
+} // namespace
+} // namespace ptespec
