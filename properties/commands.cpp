@@ -756,8 +756,10 @@ struct hugetlb_fault_cmd final : hugepage_command {
 	void apply(world_model& m) const override
 	{
 		m.set(first, last(m), page_state::present);
-		for (std::size_t p = first; p < last(m); p++)
+		for (std::size_t p = first; p < last(m); p++) {
 			m.writable[p] = m.vma_writable[p] = pte_write(prot);
+			m.vma_none[p] = 0;	// a new mapping, its VMA's protection its own
+		}
 	}
 	void act(const world_model&, harness& h) const override { h.hugetlb_fault(first, prot); }
 	std::string what() const override { return fmt::format("hugetlb fault: map the hugepage at #{} prot {:#018x}", first, prot); }
@@ -770,7 +772,11 @@ struct hugetlb_access_cmd final : hugepage_command {
 	{
 		write = *rc::gen::arbitrary<bool>();
 	}
-	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) == page_state::present); }
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(state(m) == page_state::present);
+		RC_PRE(!m.vma_none[first]);	// an access to a PROT_NONE hugepage is a SIGSEGV
+	}
 	void apply(world_model& m) const override
 	{
 		if (write && m.vma_writable[first])
@@ -826,39 +832,46 @@ struct hugetlb_fork_cmd final : command {
 	std::string what() const override { return "hugetlb fork: copy_hugetlb_page_range write-protects the parent"; }
 };
 
-// mprotect of one or more hugepages to read-only or read-write.
+// mprotect of one or more hugepages to read-only, read-write or PROT_NONE
+// (present, not valid: arch_make_huge_pte keeps CONT on it).
 struct hugetlb_mprotect_cmd final : command {
 	std::size_t first = 0, nr = 1;
-	bool writable = false;
+	int prot = 0;	// 0 PROT_READ, 1 PROT_READ|PROT_WRITE, 2 PROT_NONE
 	explicit hugetlb_mprotect_cmd(const world_model& m)
 	{
 		const world_layout& w = *m.layout;
 		first = draw_hugepage(w);
 		nr = *gen::uniform<std::size_t>(1, runs_per_world - first / w.geo.cont_ptes + 1);
-		writable = *rc::gen::arbitrary<bool>();
+		prot = *gen::uniform<int>(0, 3);
 		hw = *gen::hw_plan(w, 3 * nr + 1, first, first + nr * w.geo.cont_ptes);
 	}
+	std::size_t last(const world_model& m) const { return first + nr * m.layout->geo.cont_ptes; }
 	void checkPreconditions(const world_model& m) const override
 	{
 		// A writable migration entry made readable needs the case's
 		// MAX_PHYSMEM_BITS, known once a migration drew it.
-		for (std::size_t p = first; p < first + nr * m.layout->geo.cont_ptes; p++)
+		for (std::size_t p = first; p < last(m); p++)
 			RC_PRE(m.pages[p] != page_state::migration || m.phys_bits != 0);
 	}
 	void apply(world_model& m) const override
 	{
-		for (std::size_t p = first; p < first + nr * m.layout->geo.cont_ptes; p++)
-			m.writable[p] = m.vma_writable[p] = writable;
+		for (std::size_t p = first; p < last(m); p++) {
+			m.writable[p] = m.vma_writable[p] = prot == 1;
+			m.vma_none[p] = prot == 2;
+		}
+	}
+	std::uint64_t newprot() const
+	{
+		return prot == 2 ? PAGE_NONE : prot == 1 ? PAGE_READONLY | PTE_WRITE : PAGE_READONLY;
 	}
 	void act(const world_model& m, harness& h) const override
 	{
-		h.hugetlb_mprotect(first, first + nr * m.layout->geo.cont_ptes,
-				   writable ? PAGE_READONLY | PTE_WRITE : PAGE_READONLY, m.phys_bits);
+		h.hugetlb_mprotect(first, last(m), newprot(), m.phys_bits);
 	}
 	std::string what() const override
 	{
 		return fmt::format("hugetlb mprotect: {} hugepage(s) from #{} {}", nr, first,
-				   writable ? "PROT_READ|PROT_WRITE" : "PROT_READ");
+				   prot == 2 ? "PROT_NONE" : prot == 1 ? "PROT_READ|PROT_WRITE" : "PROT_READ");
 	}
 };
 
@@ -887,7 +900,10 @@ struct hugetlb_migration_cmd final : hugepage_command {
 	void act(const world_model& m, harness& h) const override
 	{
 		if (undo)
-			h.hugetlb_remove_migration(first, phys_bits, m.vma_writable[first] ? PAGE_READONLY | PTE_WRITE : PAGE_READONLY);
+			h.hugetlb_remove_migration(first, phys_bits,
+						   m.vma_none[first]       ? PAGE_NONE
+						   : m.vma_writable[first] ? PAGE_READONLY | PTE_WRITE
+									   : PAGE_READONLY);
 		else
 			h.hugetlb_migrate(first, phys_bits, exclusive);
 	}
