@@ -139,8 +139,9 @@ std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, co
 	std::vector<call_kind> out;
 	for (std::size_t k = 0; k < nr_call_kinds; k++) {
 		const call_kind kind = static_cast<call_kind>(k);
-		// The hugetlb calls act on hugetlb VMAs' tables, which no other
-		// call reaches: the invariant is about the other calls' tables.
+		// The hugetlb calls act on hugetlb VMAs' tables, which the callers
+		// reach with hugetlb calls only: the invariant is about the other
+		// calls' tables.
 		if (!s.implements(kind) || is_hugetlb_call(kind))
 			continue;
 		const bool proved = std::any_of(rs.begin(), rs.end(), [&](const proof_result& r) {
