@@ -132,6 +132,14 @@ void hugetlb_remove_migration(call_sink& s, std::size_t first, std::uint64_t pag
 	s.run({call_kind::set_huge_pte_at, first, pages, false, pte_mkcont(pte), 0});
 }
 
+void hugetlb_uffd_wp_marker(call_sink& s, std::size_t first, std::uint64_t pages)
+{
+	const std::optional<std::uint64_t> v = read_hugepage(s, first);
+	if (!v || !pte_none(*v))
+		return;
+	s.run({call_kind::set_huge_pte_at, first, pages, false, mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_UFFD_WP), 0});
+}
+
 void move_hugepage(call_sink& s, std::size_t first, std::uint64_t pages)
 {
 	const std::optional<std::uint64_t> v = read_hugepage(s, first);

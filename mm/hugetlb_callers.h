@@ -55,6 +55,11 @@ void hugetlb_migrate(call_sink& s, std::size_t first, std::uint64_t pages, const
 void hugetlb_remove_migration(call_sink& s, std::size_t first, std::uint64_t pages, const geometry& geo,
 			      unsigned phys_bits, std::uint64_t prot);
 
+// hugetlb_change_protection with MM_CP_UFFD_WP over a none hugepage of a
+// VMA registered for userfaultfd write-protection: a uffd-wp PTE marker
+// written into every entry with set_huge_pte_at.
+void hugetlb_uffd_wp_marker(call_sink& s, std::size_t first, std::uint64_t pages);
+
 // move_huge_pte (mremap moving the hugepage to an address outside the
 // table): huge_ptep_get_and_clear of a present or non-present hugepage;
 // the old range flushed when it was present.

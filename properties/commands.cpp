@@ -927,6 +927,19 @@ struct hugetlb_mremap_cmd final : hugepage_command {
 	}
 };
 
+// UFFDIO_WRITEPROTECT over a none hugepage: a uffd-wp marker in its entries
+// (kept as a swap-like state: not present, not none, no migration).
+struct hugetlb_marker_cmd final : hugepage_command {
+	explicit hugetlb_marker_cmd(const world_model& m) : hugepage_command(m, 2) {}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) == page_state::none); }
+	void apply(world_model& m) const override { m.set(first, last(m), page_state::swap); }
+	void act(const world_model&, harness& h) const override { h.hugetlb_uffd_wp_marker(first); }
+	std::string what() const override
+	{
+		return fmt::format("hugetlb uffd-wp: a marker in the none hugepage at #{}", first);
+	}
+};
+
 rc::Gen<std::shared_ptr<const command_base>> any_hugetlb_command(const world_model& m)
 {
 	const auto shared = std::make_shared<const world_model>(m);
@@ -938,6 +951,7 @@ rc::Gen<std::shared_ptr<const command_base>> any_hugetlb_command(const world_mod
 		{3, make<hugetlb_mprotect_cmd>(shared)},
 		{3, make<hugetlb_migration_cmd>(shared)},
 		{2, make<hugetlb_mremap_cmd>(shared)},
+		{1, make<hugetlb_marker_cmd>(shared)},
 		{1, make<idle_cmd>(shared)},
 	});
 }

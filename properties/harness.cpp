@@ -404,6 +404,12 @@ void harness::hugetlb_mremap_away(std::size_t first)
 	walk(first, first + n, [&] { mm::move_hugepage(*this, first, n); });
 }
 
+void harness::hugetlb_uffd_wp_marker(std::size_t first)
+{
+	const std::size_t n = w_.geo.cont_ptes;
+	walk(first, first + n, [&] { mm::hugetlb_uffd_wp_marker(*this, first, n); });
+}
+
 void harness::lockless_read(std::size_t page, std::optional<call> writer, std::size_t at_gap, std::size_t stride)
 {
 	hw_.interleave(std::move(writer), at_gap, stride);

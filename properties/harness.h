@@ -271,6 +271,7 @@ public:
 	void hugetlb_migrate(std::size_t first, unsigned phys_bits, bool exclusive);
 	void hugetlb_remove_migration(std::size_t first, unsigned phys_bits, std::uint64_t prot);
 	void hugetlb_mremap_away(std::size_t first);
+	void hugetlb_uffd_wp_marker(std::size_t first);
 
 	// mm::call_sink
 	bool implements(call_kind k) const override { return s_.implements(k); }
