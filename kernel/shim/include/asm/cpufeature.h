@@ -11,7 +11,10 @@ static inline bool system_supports_haft(void) { return false; }
 static inline bool system_supports_bti(void) { return false; }
 static inline bool system_supports_bti_kernel(void) { return false; }
 static inline bool system_supports_lpa2(void) { return false; }
+/* Unless the tree's pgtable-prot.h has said it first (a macro, without CONFIG_ARM64_LPA2). */
+#ifndef lpa2_is_enabled
 static inline bool lpa2_is_enabled(void) { return false; }
+#endif
 static inline bool system_supports_tlb_range(void) { return ptespec_has(PTESPEC_FEATURE_TLB_RANGE); }
 /* Capability numbers the headers name; only FEAT_TTL is patched in, as the host says. */
 enum {
