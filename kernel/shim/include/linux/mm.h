@@ -17,5 +17,7 @@ long ptespec_folio_nr_pages(const struct folio *folio);
 #define folio_pfn(f) page_to_pfn(&(f)->page)
 
 /* A vma on the stack for a flush of mm's range (the flush reads vm_mm and vm_flags). */
+#ifndef TLB_FLUSH_VMA
 #define TLB_FLUSH_VMA(mm, flags) { .vm_mm = (mm), .vm_flags = (flags) }
+#endif
 #endif
