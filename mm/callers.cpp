@@ -398,6 +398,28 @@ std::optional<migration_entry> read_migration_entry(const geometry& geo, unsigne
 	return e;
 }
 
+migration_entry migration_entry_of(const geometry& geo, std::uint64_t pte, bool exclusive)
+{
+	migration_entry e;
+	e.pfn = pte_pfn(pte, geo);
+	e.write = pte_write(pte);
+	e.exclusive = exclusive;
+	e.young = pte_young(pte);
+	e.dirty = pte_dirty(pte);
+	return e;
+}
+
+std::uint64_t pte_of_migration_entry(const geometry& geo, const migration_entry& e, std::uint64_t prot)
+{
+	std::uint64_t pte = pfn_pte(e.pfn, prot, geo);
+	pte = e.young ? pte_mkyoung(pte) : pte_mkold(pte);
+	if (e.dirty)
+		pte = pte_mkdirty(pte);
+	if (e.write)
+		pte = pte_mkwrite(pte);
+	return pte;
+}
+
 void try_to_migrate(call_sink& s, const memory& mem, std::size_t first, std::size_t last,
 		    const folio_extent& folio, unsigned phys_bits, bool exclusive)
 {
@@ -412,12 +434,7 @@ void try_to_migrate(call_sink& s, const memory& mem, std::size_t first, std::siz
 		if (!old || !old->pte)
 			break;
 		cleared = true;
-		migration_entry e;
-		e.pfn = pte_pfn(*old->pte, mem.geo);
-		e.write = pte_write(*old->pte);
-		e.exclusive = exclusive;
-		e.young = pte_young(*old->pte);
-		e.dirty = pte_dirty(*old->pte);
+		const migration_entry e = migration_entry_of(mem.geo, *old->pte, exclusive);
 		if (!s.run({call_kind::set_ptes, i, 1, false, make_migration_entry(mem.geo, phys_bits, e), 0}))
 			break;
 	}
@@ -436,13 +453,7 @@ void remove_migration_ptes(call_sink& s, const memory& mem, std::size_t first, s
 		const std::optional<migration_entry> e = read_migration_entry(mem.geo, phys_bits, *v);
 		if (!e || e->pfn < folio.first_pfn || e->pfn >= folio.first_pfn + folio.nr_pages)
 			continue;
-		std::uint64_t pte = pfn_pte(e->pfn, prot, mem.geo);
-		pte = e->young ? pte_mkyoung(pte) : pte_mkold(pte);
-		if (e->dirty)
-			pte = pte_mkdirty(pte);
-		if (e->write)
-			pte = pte_mkwrite(pte);
-		if (!s.run({call_kind::set_ptes, i, 1, false, pte, 0}))
+		if (!s.run({call_kind::set_ptes, i, 1, false, pte_of_migration_entry(mem.geo, *e, prot), 0}))
 			return;
 	}
 }

@@ -203,6 +203,12 @@ struct migration_entry {
 std::uint64_t make_migration_entry(const geometry& geo, unsigned phys_bits, const migration_entry& e);
 // The migration entry v is, if it is one.
 std::optional<migration_entry> read_migration_entry(const geometry& geo, unsigned phys_bits, std::uint64_t v);
+// What try_to_migrate_one keeps of the present value `pte` it took out:
+// its pfn, write, young and dirty.
+migration_entry migration_entry_of(const geometry& geo, std::uint64_t pte, bool exclusive);
+// What remove_migration_pte maps back for e: its pfn with `prot`, old
+// unless e was young, dirty if it was, writable if it was migration-write.
+std::uint64_t pte_of_migration_entry(const geometry& geo, const migration_entry& e, std::uint64_t prot);
 
 // try_to_migrate of one folio over [first, last) (the folio's pages inside
 // the VMA), as migrate_pages unmaps a batch of folios (TTU_BATCH_FLUSH):

@@ -105,12 +105,7 @@ void hugetlb_migrate(call_sink& s, std::size_t first, std::uint64_t pages, const
 	const std::optional<call_result> old = s.run({call_kind::huge_ptep_clear_flush, first, pages, false, 0, 0});
 	if (!old || !old->pte)
 		return;
-	migration_entry e;
-	e.pfn = pte_pfn(*old->pte, geo);
-	e.write = pte_write(*old->pte);
-	e.exclusive = exclusive;
-	e.young = pte_young(*old->pte);
-	e.dirty = pte_dirty(*old->pte);
+	const migration_entry e = migration_entry_of(geo, *old->pte, exclusive);
 	s.run({call_kind::set_huge_pte_at, first, pages, false, make_migration_entry(geo, phys_bits, e), 0});
 }
 
@@ -123,13 +118,7 @@ void hugetlb_remove_migration(call_sink& s, std::size_t first, std::uint64_t pag
 	const std::optional<migration_entry> e = read_migration_entry(geo, phys_bits, *v);
 	if (!e)
 		return;
-	std::uint64_t pte = pfn_pte(e->pfn, prot, geo);
-	pte = e->young ? pte_mkyoung(pte) : pte_mkold(pte);
-	if (e->dirty)
-		pte = pte_mkdirty(pte);
-	if (e->write)
-		pte = pte_mkwrite(pte);
-	s.run({call_kind::set_huge_pte_at, first, pages, false, pte_mkcont(pte), 0});
+	s.run({call_kind::set_huge_pte_at, first, pages, false, pte_mkcont(pte_of_migration_entry(geo, *e, prot)), 0});
 }
 
 void hugetlb_uffd_wp_marker(call_sink& s, std::size_t first, std::uint64_t pages)

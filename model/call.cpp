@@ -46,23 +46,15 @@ call_semantics semantics_of(const call& c)
 		s.reports = s.hands_off = true;
 		s.consumes_young = s.consumes_dirty = s.unmaps = true;
 		break;
+	case call_kind::get_and_clear_full_ptes:
+	case call_kind::modify_prot_start_ptes:
 	case call_kind::huge_ptep_get_and_clear:
 	case call_kind::huge_ptep_clear_flush:
 	case call_kind::huge_ptep_modify_prot_start:
-		// A hugepage taken out: entry 0's value with the young and
-		// dirty of every entry when entry 0 is present.
-		s.reports = s.hands_off = true;
-		s.consumes_young = s.consumes_dirty = s.unmaps = true;
-		s.batch = true;
-		break;
-	case call_kind::huge_pte_clear:
-		// Non-present hugepage entries (swap, migration, markers) cleared.
-		s.unmaps = true;
-		break;
-	case call_kind::get_and_clear_full_ptes:
-	case call_kind::modify_prot_start_ptes:
 		// mprotect's start is a batched get-and-clear: the caller
-		// carries what it returns into the new entries.
+		// carries what it returns into the new entries.  A hugepage
+		// taken out hands back entry 0's value with the young and dirty
+		// of every entry when entry 0 is present.
 		s.reports = s.hands_off = true;
 		s.consumes_young = s.consumes_dirty = s.unmaps = true;
 		s.batch = true;
@@ -73,6 +65,7 @@ call_semantics semantics_of(const call& c)
 		s.consumes_young = s.consumes_dirty = s.unmaps = true;
 		break;
 	case call_kind::clear_non_present_ptes:
+	case call_kind::huge_pte_clear:
 		// Swap entries and markers carry no access or dirty state: the
 		// entries only become none.
 		s.unmaps = true;

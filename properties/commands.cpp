@@ -793,25 +793,29 @@ struct hugetlb_access_cmd final : hugepage_command {
 	}
 };
 
-// __unmap_hugepage_range over one or more hugepages (munmap, MADV_DONTNEED, exit).
-struct hugetlb_unmap_cmd final : command {
+// A hugetlb command over `nr` hugepages from `first`.
+struct hugepages_command : command {
 	std::size_t first = 0, nr = 1;	// hugepages
+	// Draws the hugepages: one from the world, and some of those after it.
+	void draw_range(const world_layout& w)
+	{
+		first = draw_hugepage(w);
+		nr = *gen::uniform<std::size_t>(1, runs_per_world - first / w.geo.cont_ptes + 1);
+	}
+	std::size_t last(const world_model& m) const { return first + nr * m.layout->geo.cont_ptes; }
+};
+
+// __unmap_hugepage_range over one or more hugepages (munmap, MADV_DONTNEED, exit).
+struct hugetlb_unmap_cmd final : hugepages_command {
 	explicit hugetlb_unmap_cmd(const world_model& m)
 	{
 		const world_layout& w = *m.layout;
-		first = draw_hugepage(w);
-		nr = *gen::uniform<std::size_t>(1, runs_per_world - first / w.geo.cont_ptes + 1);
+		draw_range(w);
 		hw = *gen::hw_plan(w, 2 * nr + 1, first, first + nr * w.geo.cont_ptes);
 	}
 	void checkPreconditions(const world_model&) const override {}
-	void apply(world_model& m) const override
-	{
-		m.set(first, first + nr * m.layout->geo.cont_ptes, page_state::none);
-	}
-	void act(const world_model& m, harness& h) const override
-	{
-		h.hugetlb_unmap(first, first + nr * m.layout->geo.cont_ptes);
-	}
+	void apply(world_model& m) const override { m.set(first, last(m), page_state::none); }
+	void act(const world_model& m, harness& h) const override { h.hugetlb_unmap(first, last(m)); }
 	std::string what() const override { return fmt::format("hugetlb unmap: {} hugepage(s) from #{}", nr, first); }
 };
 
@@ -834,18 +838,15 @@ struct hugetlb_fork_cmd final : command {
 
 // mprotect of one or more hugepages to read-only, read-write or PROT_NONE
 // (present, not valid: arch_make_huge_pte keeps CONT on it).
-struct hugetlb_mprotect_cmd final : command {
-	std::size_t first = 0, nr = 1;
+struct hugetlb_mprotect_cmd final : hugepages_command {
 	int prot = 0;	// 0 PROT_READ, 1 PROT_READ|PROT_WRITE, 2 PROT_NONE
 	explicit hugetlb_mprotect_cmd(const world_model& m)
 	{
 		const world_layout& w = *m.layout;
-		first = draw_hugepage(w);
-		nr = *gen::uniform<std::size_t>(1, runs_per_world - first / w.geo.cont_ptes + 1);
+		draw_range(w);
 		prot = *gen::uniform<int>(0, 3);
 		hw = *gen::hw_plan(w, 3 * nr + 1, first, first + nr * w.geo.cont_ptes);
 	}
-	std::size_t last(const world_model& m) const { return first + nr * m.layout->geo.cont_ptes; }
 	void checkPreconditions(const world_model& m) const override
 	{
 		// A writable migration entry made readable needs the case's
