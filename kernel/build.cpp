@@ -152,8 +152,10 @@ fs::path cache_root(const build_options& o)
 	return fs::temp_directory_path() / "ptespec-cache";
 }
 
+// hugetlb: the tree's hugetlbpage.c is compiled too (the C build of a
+// tree that has it; the proofs do not take the hugetlb calls).
 std::vector<std::string> compile_args(const fs::path& cc, const fs::path& work, const granule_config& g,
-				      const fs::path& out, bool symbolic, const std::vector<std::string>& defines)
+				      const fs::path& out, bool symbolic, bool hugetlb, const std::vector<std::string>& defines)
 {
 	const fs::path shim = work / "shim";
 	std::vector<std::string> args{cc.string()};
@@ -186,7 +188,11 @@ std::vector<std::string> compile_args(const fs::path& cc, const fs::path& work, 
 		"-o",
 		out.string()};
 	args.insert(args.end(), defines.begin(), defines.end());
+	if (hugetlb)
+		args.push_back("-DPTESPEC_TREE_HUGETLB");
 	args.insert(args.end(), rest.begin(), rest.end());
+	if (hugetlb)
+		args.insert(args.end() - 2, (work / "src" / tree_hugetlbpage).string());
 	return args;
 }
 
@@ -298,6 +304,7 @@ std::string first_diagnostic(const std::string& log, const fs::path& work, const
 struct module_inputs {
 	std::vector<std::pair<std::string, std::string>> shims, sources;	// path, text
 	std::vector<std::string> defines;
+	bool hugetlb = false;	// the tree's hugetlbpage.c is compiled
 	std::string key;
 };
 
@@ -316,6 +323,10 @@ module_inputs gather_inputs(const tree& t, const build_options& o, const fs::pat
 						      t.dir.string(), tree_tlbflush));
 		in.sources.emplace_back(tree_tlbflush, std::move(*header));
 	}
+	in.hugetlb = t.own_hugetlb && !o.symbolic;
+	if (in.hugetlb)
+		for (const char* f : {tree_hugetlbpage, tree_hugetlb_h})
+			in.sources.emplace_back(f, read_file(t.dir / f));
 	in.defines = tree_defines(in.sources);
 	fnv key;
 	key.add(fmt::format("ptespec kernel module abi {}", PTESPEC_KERNEL_ABI));
@@ -324,7 +335,7 @@ module_inputs gather_inputs(const tree& t, const build_options& o, const fs::pat
 	key.add(std::to_string(fs::file_size(cc, ec)));
 	key.add(std::to_string(fs::last_write_time(cc, ec).time_since_epoch().count()));
 	for (const granule_config& g : configs)
-		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, in.defines))
+		for (const auto& args : compile_args("cc", "W", g, "O", o.symbolic, in.hugetlb, in.defines))
 			key.add(args);
 	// What is compiled: the symbolic build marks the tree's read-modify-write
 	// loops (kernel/rmw_loop.h) and if-converts its files and the adapter's
@@ -349,12 +360,13 @@ module_inputs gather_inputs(const tree& t, const build_options& o, const fs::pat
 // Compiles the three modules in `work` (the inputs written there), at
 // once; throws, with `work` removed, when one fails or they take too long.
 void compile_modules(const tree& t, const build_options& o, const fs::path& cc, const fs::path& work,
-		     const std::vector<std::string>& defines)
+		     const module_inputs& in)
 {
 	std::error_code ec;
 	pid_t pids[3];
 	for (std::size_t g = 0; g < 3; g++)
-		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic, defines),
+		pids[g] = spawn(compile_args(cc, work, configs[g], work / fmt::format("{}.so", configs[g].name), o.symbolic,
+					     in.hugetlb, in.defines),
 				work / fmt::format("{}.log", configs[g].name));
 	int status[3] = {0, 0, 0};
 	bool done[3] = {false, false, false};
@@ -438,7 +450,7 @@ built_tree build_tree(const tree& t, const build_options& o)
 		write_file(work / "shim" / path, text);
 	for (const auto& [path, text] : in.sources)
 		write_file(work / "src" / path, text);
-	compile_modules(t, o, cc, work, in.defines);
+	compile_modules(t, o, cc, work, in);
 	fs::create_directories(dir, ec);
 	for (std::size_t g = 0; g < 3; g++)
 		fs::rename(work / fmt::format("{}.so", configs[g].name), b.modules[g], ec);

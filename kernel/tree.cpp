@@ -100,6 +100,14 @@ tree open_tree(const tree_spec& spec)
 	tree t;
 	t.dir = dir;
 	t.own_tlbflush = fs::is_regular_file(dir / tree_tlbflush, ec);
+	const bool hugetlbpage = fs::is_regular_file(dir / tree_hugetlbpage, ec);
+	const bool hugetlb_h = fs::is_regular_file(dir / tree_hugetlb_h, ec);
+	if (hugetlbpage != hugetlb_h)
+		throw usage_error(fmt::format("--kernel '{}': {} is there but {} is missing; expected both (arm64's "
+					      "contiguous hugetlb code and its header) or neither",
+					      spec.dir.string(), hugetlbpage ? tree_hugetlbpage : tree_hugetlb_h,
+					      hugetlbpage ? tree_hugetlb_h : tree_hugetlbpage));
+	t.own_hugetlb = hugetlbpage;
 	t.version = makefile_version(dir);
 	t.name = !spec.name.empty() ? spec.name : "kernel-" + (t.version.empty() ? std::string("unknown") : t.version);
 	return t;

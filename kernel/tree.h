@@ -38,15 +38,22 @@ const std::vector<std::string>& tree_files();
 // tree does) with its TLBI macros calling the host (kernel/tlbi.h); a tree
 // without it gets the shim's flush API.
 inline constexpr const char* tree_tlbflush = "arch/arm64/include/asm/tlbflush.h";
+// The tree's contiguous hugetlb code, compiled when the tree has both (every
+// real tree since v4.5 does): its calls become the strategy's hugetlb calls.
+// A tree without them has no hugetlb call (the hugetlb sweep says so).
+inline constexpr const char* tree_hugetlbpage = "arch/arm64/mm/hugetlbpage.c";
+inline constexpr const char* tree_hugetlb_h = "arch/arm64/include/asm/hugetlb.h";
 
 struct tree {
 	std::string name;
 	std::filesystem::path dir;	// absolute
 	std::string version;	// "6.16.0-rc2", from the Makefile; "" when it has none
 	bool own_tlbflush = false;	// it has tree_tlbflush
+	bool own_hugetlb = false;	// it has tree_hugetlbpage and tree_hugetlb_h
 };
 // Checks that every file of tree_files() is there and reads the version.
-// Throws usage_error naming the first missing file.
+// Throws usage_error naming the first missing file, or the hugetlb file
+// missing beside the other.
 tree open_tree(const tree_spec& spec);
 
 struct build_options {

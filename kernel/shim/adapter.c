@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include <linux/mm.h>
+#ifdef PTESPEC_TREE_HUGETLB
+#include <linux/hugetlb.h>
+#endif
 
 _Thread_local const struct ptespec_binding *ptespec_cur;
 
@@ -498,10 +501,86 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
 #define PTESPEC_MODIFY_PROT_ORIGIN "ptespec"
 #endif
 
+#ifdef PTESPEC_TREE_HUGETLB
 /*
- * The hugetlb calls: a tree's arch/arm64/mm/hugetlbpage.c is not compiled
- * yet, so a tree strategy has none of them (a null entry is a call the
- * tree does not implement).
+ * The hugetlb calls: the tree's arch/arm64/mm/hugetlbpage.c.  A call
+ * carries its hugepage's size in pages; the tree reads it from the vma's
+ * hstate (hstate_vma) or from its sz argument, and finds the entries from
+ * the pointer for the calls that take neither (the walk of
+ * linux/hugetlb.h: a pte table's entry, so a CONT_PTE run).
+ */
+_Thread_local struct hstate ptespec_hstate;
+unsigned long ptespec_upper_slots[4];
+static struct vm_area_struct huge_vma = {
+	.vm_mm = &user_mm,
+	.vm_start = PTESPEC_VA_BASE,
+	.vm_end = ~0UL,
+	.vm_flags = VM_HUGETLB,
+};
+
+static unsigned long huge_size(unsigned int pages)
+{
+	ptespec_hstate.order = (unsigned int)__builtin_ctz(pages);
+	return (unsigned long)pages << PAGE_SHIFT;
+}
+
+static u64 k_huge_ptep_get(size_t i)
+{
+	return ptespec_to_host(pte_val(huge_ptep_get(&user_mm, addr_of(i), ptep_of(i))));
+}
+
+static u64 k_huge_ptep_get_and_clear(size_t i, unsigned int pages)
+{
+	const unsigned long sz = huge_size(pages);
+
+	return ptespec_to_host(pte_val(huge_ptep_get_and_clear(&user_mm, addr_of(i), ptep_of(i), sz)));
+}
+
+static u64 k_huge_ptep_clear_flush(size_t i, unsigned int pages)
+{
+	huge_size(pages);
+	return ptespec_to_host(pte_val(huge_ptep_clear_flush(&huge_vma, addr_of(i), ptep_of(i))));
+}
+
+static void k_set_huge_pte_at(size_t i, u64 pte, unsigned int pages)
+{
+	set_huge_pte_at(&user_mm, addr_of(i), ptep_of(i), __pte(ptespec_from_host(pte)), huge_size(pages));
+}
+
+static void k_huge_pte_clear(size_t i, unsigned int pages)
+{
+	huge_pte_clear(&user_mm, addr_of(i), ptep_of(i), huge_size(pages));
+}
+
+static int k_huge_ptep_set_access_flags(size_t i, u64 pte, int dirty, unsigned int pages)
+{
+	huge_size(pages);
+	return huge_ptep_set_access_flags(&huge_vma, addr_of(i), ptep_of(i), __pte(ptespec_from_host(pte)), dirty);
+}
+
+static void k_huge_ptep_set_wrprotect(size_t i, unsigned int pages)
+{
+	huge_size(pages);
+	huge_ptep_set_wrprotect(&user_mm, addr_of(i), ptep_of(i));
+}
+
+static u64 k_huge_ptep_modify_prot_start(size_t i, unsigned int pages)
+{
+	huge_size(pages);
+	return ptespec_to_host(pte_val(huge_ptep_modify_prot_start(&huge_vma, addr_of(i), ptep_of(i))));
+}
+
+static void k_huge_ptep_modify_prot_commit(size_t i, u64 pte, unsigned int pages)
+{
+	huge_size(pages);
+	huge_ptep_modify_prot_commit(&huge_vma, addr_of(i), ptep_of(i), __pte(0), __pte(ptespec_from_host(pte)));
+}
+#define PTESPEC_HUGETLB_ORIGIN "tree"
+#else
+/*
+ * The hugetlb calls: a tree without arch/arm64/mm/hugetlbpage.c, or the
+ * symbolic build (the proofs do not take them), has none of them (a null
+ * entry is a call the tree does not implement).
  */
 #define k_huge_ptep_get NULL
 #define k_huge_ptep_get_and_clear NULL
@@ -512,6 +591,7 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
 #define k_huge_ptep_set_wrprotect NULL
 #define k_huge_ptep_modify_prot_start NULL
 #define k_huge_ptep_modify_prot_commit NULL
+#endif
 
 /* A tree without these leaves the calls out: strategies need not have every call. */
 #ifdef wrprotect_ptes
@@ -592,6 +672,11 @@ static const struct ptespec_function_origin origins[] = {
 	{ "clear_young_dirty_ptes", "tree" },
 #endif
 	{ "ptep_set_access_flags", "tree" },
+#ifdef PTESPEC_HUGETLB_ORIGIN
+	{ "huge_ptep_get, huge_ptep_get_and_clear, huge_ptep_clear_flush, set_huge_pte_at, huge_pte_clear, "
+	  "huge_ptep_set_access_flags, huge_ptep_set_wrprotect, huge_ptep_modify_prot_start/commit",
+	  "tree (its hugetlbpage.c)" },
+#endif
 	{ "contpte_try_fold", "tree" },
 	{ "contpte_try_unfold", "tree" },
 	{ "pte_batch_hint", PTESPEC_BATCH_HINT_ORIGIN },

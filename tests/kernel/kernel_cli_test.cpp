@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -155,15 +156,16 @@ TEST(kernel_cli, check_with_mprotect_finds_the_repaint_before_the_flush)
 enum class tlbflush { own, shim };
 
 outcome test_edited_tree(const std::string& what, const std::string& file, const std::string& from,
-			 const std::string& to, const std::string& prop, tlbflush flush = tlbflush::own)
+			 const std::string& to, const std::string& prop, tlbflush flush = tlbflush::own,
+			 const std::string& sweep = "core")
 {
 	const fs::path t = copy_tree(what + (flush == tlbflush::shim ? "-shim" : ""));
 	if (flush == tlbflush::shim)
 		fs::remove(t / "arch/arm64/include/asm/tlbflush.h");
 	edit(t, file, from, to);
-	// Core-mm's callers are enough for each edit, and half the time.
+	// Core-mm's callers are enough for each contpte edit, and half the time.
 	return run_ptespec({"--kernel", what + "=" + t.string(), "test", "--strategy", what, "--property", prop, "--sweep",
-			    "core"});
+			    sweep});
 }
 
 // A control only the WARN path catches: set_ptes hands a single page to
@@ -255,6 +257,37 @@ TEST(kernel_cli, a_tlbflush_h_whose_range_flush_skips_its_dsb_fails_well_formed)
 	EXPECT_NE(o.out.find("break-before-make"), std::string::npos) << o.show();
 }
 
+// The tree's arch/arm64/mm/hugetlbpage.c is compiled and its calls are the
+// strategy's hugetlb calls: the test tree's hold over the hugetlb callers
+// at every granule, and list says where they come from.
+TEST(kernel_cli, the_test_trees_hugetlb_calls_hold_the_hugetlb_sweep_at_every_granule)
+{
+	const outcome o = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "test", "--strategy", tree_name, "--granule", "all",
+				       "--cases", "400", "--sweep", "hugetlb"});
+	EXPECT_EQ(o.status, 0) << o.show();
+	EXPECT_NE(o.out.find("27 passed, 0 failed, 0 undecided (3 n/a)"), std::string::npos) << o.show();
+	const outcome l = run_ptespec({"--kernel", PTESPEC_TEST_TREE, "list", "--functions"});
+	EXPECT_NE(l.out.find("tree (its hugetlbpage.c)"), std::string::npos) << l.show();
+}
+
+// The tree's huge_ptep_get_and_clear as arm64 had it before 2025: the run
+// sized from CONT in entry 0, which a non-present value does not carry.
+// mremap of a migrating or uffd-wp-marked hugepage clears entry 0 alone
+// and leaves the other entries behind; core-mm's callers never reach it.
+TEST(kernel_cli, a_huge_get_and_clear_sized_from_cont_fails_mapping_through_the_hugetlb_callers)
+{
+	const char* from = "return take_out(mm, addr, ptep, contig_entries(sz, &pgsize));";
+	const char* to = "return take_out(mm, addr, ptep, pte_cont(__ptep_get(ptep)) ? CONT_PTES : 1);";
+	const outcome o =
+		test_edited_tree("hsize", "arch/arm64/mm/hugetlbpage.c", from, to, "mapping", tlbflush::own, "hugetlb");
+	EXPECT_EQ(o.status, 1) << o.show();
+	// A migration entry or a uffd-wp marker, as the seed draws.
+	EXPECT_NE(o.out.find("(non-present: "), std::string::npos) << o.show();
+	EXPECT_NE(o.out.find("entries should all be none after it"), std::string::npos) << o.show();
+	const outcome core = test_edited_tree("hsize", "arch/arm64/mm/hugetlbpage.c", from, to, "mapping");
+	EXPECT_EQ(core.status, 0) << core.show();
+}
+
 // The tree's own pte_batch_hint feeds core-mm's batching: one that
 // forgets the entry's place in its run vouches for entries past the run.
 TEST(kernel_cli, a_batch_hint_counting_from_the_run_start_fails_per_call)
@@ -304,6 +337,18 @@ TEST(kernel_cli, a_tree_without_contpte_c)
 	const fs::path t = copy_tree("no-contpte");
 	fs::remove(t / "arch/arm64/mm/contpte.c");
 	expect_one_line_usage_error(run_ptespec({"--kernel", t.string(), "list"}), "arch/arm64/mm/contpte.c is missing");
+}
+
+TEST(kernel_cli, a_hugetlbpage_c_without_its_header_is_refused)
+{
+	const fs::path t = copy_tree("nohugeh");
+	fs::remove(t / "arch/arm64/include/asm/hugetlb.h");
+	const outcome o = run_ptespec({"--kernel", t.string(), "list"});
+	EXPECT_EQ(o.status, 2) << o.show();
+	EXPECT_NE(o.err.find("arch/arm64/mm/hugetlbpage.c is there but arch/arm64/include/asm/hugetlb.h is missing"),
+		  std::string::npos)
+		<< o.show();
+	EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.show();
 }
 
 TEST(kernel_cli, a_tree_that_does_not_compile_shows_the_first_error_with_file_and_line)

@@ -58,16 +58,21 @@ TEST(kernel_tree, builds_once_then_comes_from_the_cache)
 	const kernel::built_tree changed = kernel::build_tree(kernel::open_tree({"", copy}), o);
 	EXPECT_FALSE(changed.cached);
 	EXPECT_NE(changed.key, first.key);
+	// So is a change to its hugetlbpage.c, compiled into the same modules.
+	const fs::path huge = copy_tree("changed-huge");
+	edit(huge, "arch/arm64/mm/hugetlbpage.c", "int n, k;", "int n, k; /* changed */");
+	const kernel::built_tree changed_huge = kernel::build_tree(kernel::open_tree({"", huge}), o);
+	EXPECT_FALSE(changed_huge.cached);
+	EXPECT_NE(changed_huge.key, first.key);
 }
 
 TEST(kernel_tree, provides_every_call_and_says_where_each_comes_from)
 {
 	registry r;
 	strategy& s = load(r, PTESPEC_TEST_TREE, "tree");
-	// Every contpte call; no hugetlb call yet (hugetlbpage.c is not taken).
+	// Every call: the contpte calls and, from its hugetlbpage.c, the hugetlb ones.
 	for (std::size_t k = 0; k < nr_call_kinds; k++)
-		EXPECT_EQ(s.implements(static_cast<call_kind>(k)), !is_hugetlb_call(static_cast<call_kind>(k)))
-			<< to_string(static_cast<call_kind>(k));
+		EXPECT_TRUE(s.implements(static_cast<call_kind>(k))) << to_string(static_cast<call_kind>(k));
 	// Its symbolic build, made on this first ask, compiles too.
 	EXPECT_TRUE(s.symbolic()) << s.why_not_symbolic();
 	bool tree_fold = false, generic_full = false;
@@ -77,6 +82,18 @@ TEST(kernel_tree, provides_every_call_and_says_where_each_comes_from)
 	}
 	EXPECT_TRUE(tree_fold);
 	EXPECT_TRUE(generic_full);	// arm64 keeps core-mm's definition
+}
+
+TEST(kernel_tree, a_tree_without_hugetlbpage_c_has_every_contpte_call_and_no_hugetlb_call)
+{
+	const fs::path t = copy_tree("nohuge");
+	fs::remove(t / kernel::tree_hugetlbpage);
+	fs::remove(t / kernel::tree_hugetlb_h);
+	registry r;
+	strategy& s = load(r, t, "nohuge");
+	for (std::size_t k = 0; k < nr_call_kinds; k++)
+		EXPECT_EQ(s.implements(static_cast<call_kind>(k)), !is_hugetlb_call(static_cast<call_kind>(k)))
+			<< to_string(static_cast<call_kind>(k));
 }
 
 // --- the symbolic build's one source change ---
@@ -273,6 +290,66 @@ std::vector<call> program(const world_layout& w, std::uint64_t seed)
 	return calls;
 }
 
+// The same for hugetlb calls over a world of CONT_PTE hugepages: each call
+// takes a whole hugepage as the kernel's callers hand one, a present value
+// with CONT (arch_make_huge_pte's) or a migration entry or marker in every
+// slot; the value-taking calls only where their callers make them (a
+// present hugepage for set_access_flags and set_wrprotect).
+std::vector<call> hugetlb_program(const world_layout& w, std::uint64_t seed)
+{
+	std::mt19937_64 rng(seed);
+	auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+	const std::size_t cont = w.geo.cont_ptes, pages = cont;
+	const std::uint64_t prots[] = {
+		PTE_VALID | PTE_TYPE | PTE_USER | PTE_SHARED | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY | PTE_AF,
+		PTE_VALID | PTE_TYPE | PTE_USER | PTE_SHARED | PTE_NG | PTE_PXN | PTE_UXN | PTE_AF | PTE_WRITE | PTE_DIRTY,
+		PTE_VALID | PTE_TYPE | PTE_USER | PTE_SHARED | PTE_NG | PTE_PXN | PTE_UXN | PTE_RDONLY | PTE_WRITE,
+	};
+	enum class held { none, present, other };
+	std::vector<held> state(w.nr_entries / cont, held::none);
+	std::vector<call> calls;
+	for (int step = 0; step < 60; step++) {
+		const std::size_t h = below(state.size()), i = h * cont;
+		const std::uint64_t present = pfn_pte(w.pfn_of(i), prots[below(3)], w.geo) | PTE_CONT;
+		const std::uint64_t other = below(2) ? mk_swp_entry(SWP_MIGRATION_WRITE, w.pfn_of(i))
+						     : mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_UFFD_WP);
+		switch (below(9)) {
+		case 0: case 1:
+			calls.push_back({call_kind::set_huge_pte_at, i, pages, false, below(3) ? present : other});
+			state[h] = pte_present(calls.back().pte) ? held::present : held::other;
+			break;
+		case 2: calls.push_back({call_kind::huge_ptep_get, i}); break;
+		case 3:
+			calls.push_back({call_kind::huge_ptep_get_and_clear, i, pages});
+			state[h] = held::none;
+			break;
+		case 4:
+			calls.push_back({call_kind::huge_ptep_clear_flush, i, pages});
+			state[h] = held::none;
+			break;
+		case 5:
+			calls.push_back({call_kind::huge_pte_clear, i, pages});
+			state[h] = held::none;
+			break;
+		case 6:
+			if (state[h] == held::present)
+				calls.push_back({call_kind::huge_ptep_set_access_flags, i, pages, false,
+						 present | PTE_AF | (below(2) ? PTE_DIRTY : 0), static_cast<unsigned>(below(2))});
+			break;
+		case 7:
+			if (state[h] == held::present)
+				calls.push_back({call_kind::huge_ptep_set_wrprotect, i, pages});
+			break;
+		default:
+			calls.push_back({call_kind::huge_ptep_modify_prot_start, i, pages});
+			calls.push_back({call_kind::huge_ptep_modify_prot_commit, i, pages, false, present});
+			state[h] = held::present;
+			break;
+		}
+	}
+	return calls;
+}
+
 struct trace {
 	std::vector<primitive_step> prims;
 	std::vector<call_result> results;
@@ -330,12 +407,12 @@ std::string show(const primitive_step& p)
 // programs, or "" when there is none; `compared` counts the primitives.
 std::string first_difference(strategy& tree, strategy& tmpl, std::size_t& compared, hardware_options hw = {},
 			     std::vector<granule> grans = {granule::k4, granule::k16, granule::k64}, std::uint64_t seeds = 200,
-			     std::size_t* flushes = nullptr)
+			     std::size_t* flushes = nullptr, bool hugetlb = false)
 {
 	for (granule g : grans) {
-		const world_layout w = world_layout::make(g, 0, hw);
+		const world_layout w = hugetlb ? world_layout::make_hugetlb(g, hw) : world_layout::make(g, 0, hw);
 		for (std::uint64_t seed = 1; seed <= seeds; seed++) {
-			const std::vector<call> calls = program(w, seed);
+			const std::vector<call> calls = hugetlb ? hugetlb_program(w, seed) : program(w, seed);
 			const trace a = run_program(tree, w, calls), b = run_program(tmpl, w, calls);
 			const std::vector<primitive_step> ca = canonical(a.prims), cb = canonical(b.prims);
 			const std::string where = fmt::format("{} seed {}", to_string(g), seed);
@@ -378,6 +455,30 @@ TEST(kernel_tree, runs_the_template_mainlines_primitives_call_for_call)
 	strategy& simple = load(r, variant_tree("simple"), "tree-simple");
 	std::size_t ignored = 0;
 	EXPECT_NE(first_difference(simple, registry::global().get("mainline"), ignored), "");
+}
+
+// The tree's hugetlbpage.c against the template's hugetlb calls: the same
+// loads, exchanges, stores and invalidations, in the same order.
+TEST(kernel_tree, runs_the_template_mainlines_hugetlb_primitives_call_for_call)
+{
+	registry r;
+	strategy& tree = load(r, PTESPEC_TEST_TREE, "tree");
+	std::size_t compared = 0;
+	EXPECT_EQ(first_difference(tree, registry::global().get("mainline"), compared, {},
+				   {granule::k4, granule::k16, granule::k64}, 100, nullptr, true),
+		  "");
+	EXPECT_GT(compared, 10000u);
+
+	// It can fail: a get-and-clear that sizes the run from entry 0's CONT
+	// takes one entry of a hugepage of migration entries out, not all.
+	const fs::path t = copy_tree("hsize-prims");
+	edit(t, "arch/arm64/mm/hugetlbpage.c", "return take_out(mm, addr, ptep, contig_entries(sz, &pgsize));",
+	     "return take_out(mm, addr, ptep, pte_cont(__ptep_get(ptep)) ? CONT_PTES : 1);");
+	strategy& sized = load(r, t, "tree-hsize");
+	std::size_t ignored = 0;
+	EXPECT_NE(first_difference(sized, registry::global().get("mainline"), ignored, {}, {granule::k4}, 100, nullptr,
+				   true),
+		  "");
 }
 
 // Under BBML2 both skip contpte_convert's invalidation the same way: the

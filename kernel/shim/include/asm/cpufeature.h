@@ -7,6 +7,7 @@ static inline bool system_supports_mte(void) { return ptespec_has(PTESPEC_FEATUR
 static inline bool system_supports_gcs(void) { return ptespec_has(PTESPEC_FEATURE_GCS); }
 static inline bool cpu_has_hw_af(void) { return ptespec_has(PTESPEC_FEATURE_HAFDBS); }
 static inline bool system_supports_poe(void) { return false; }
+static inline bool system_supports_hvo(void) { return false; }
 static inline bool system_supports_haft(void) { return false; }
 static inline bool system_supports_bti(void) { return false; }
 static inline bool system_supports_bti_kernel(void) { return false; }

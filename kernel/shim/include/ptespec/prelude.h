@@ -43,6 +43,8 @@
 #define CONFIG_ARM64_HW_AFDBM 1
 #define CONFIG_64BIT 1
 #define CONFIG_SMP 1
+/* log2(CONT_PMDS): 16 pmd blocks to a contiguous run at 4K, 32 at 16K and 64K. */
+#define CONFIG_ARM64_CONT_PMD_SHIFT (CONFIG_ARM64_PAGE_SHIFT == 12 ? 4 : 5)
 #if CONFIG_ARM64_PAGE_SHIFT == 12
 #define CONFIG_ARM64_4K_PAGES 1
 #elif CONFIG_ARM64_PAGE_SHIFT == 14
