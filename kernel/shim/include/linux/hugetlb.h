@@ -60,6 +60,23 @@ extern unsigned long ptespec_upper_slots[4];
 #define pmdp_get(pmdp) READ_ONCE(*(pmdp))
 #endif
 
+/* A page's size: its folio's (a hugetlb folio is one compound page). */
+#define page_size(page) ((unsigned long)folio_nr_pages(page_folio(page)) << PAGE_SHIFT)
+
+#include <asm/tlbflush.h>
 #include <asm/hugetlb.h>
+
+#ifndef __HAVE_ARCH_PTEP_CLEAR_FLUSH
+/* Core-mm's generic ptep_clear_flush: the entry taken out, its page
+ * invalidated when some TLB may hold it. */
+static inline pte_t ptep_clear_flush(struct vm_area_struct *vma, unsigned long address, pte_t *ptep)
+{
+	pte_t pte = ptep_get_and_clear(vma->vm_mm, address, ptep);
+
+	if (pte_accessible(vma->vm_mm, pte))
+		flush_tlb_page(vma, address);
+	return pte;
+}
+#endif
 
 #endif

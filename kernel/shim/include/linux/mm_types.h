@@ -42,6 +42,14 @@ struct vm_area_struct {
 
 extern struct mm_struct init_mm;
 
+/* No call of the model runs while its mm has a batched TLB flush pending
+ * (pte_accessible asks): the callers that defer theirs flush before the
+ * next call. */
+static inline bool mm_tlb_flush_pending(struct mm_struct *mm)
+{
+	return false;
+}
+
 /* What clear_young_dirty_ptes is asked to clear. */
 typedef unsigned int cydp_t;
 #define CYDP_CLEAR_YOUNG ((cydp_t)BIT(0))
