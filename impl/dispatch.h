@@ -98,6 +98,7 @@ PTESPEC_OWN_CALL(range_value, c.index, call_argument(m, c), c.nr)
 PTESPEC_OWN_CALL(huge, c.index, std::uint64_t{c.nr})
 PTESPEC_OWN_CALL(huge_value, c.index, call_argument(m, c), std::uint64_t{c.nr})
 PTESPEC_OWN_CALL(huge_value_dirty, c.index, call_argument(m, c), c.flags != 0, std::uint64_t{c.nr})
+PTESPEC_OWN_CALL(huge_range, c.index, c.nr, std::uint64_t{c.flags})
 #undef PTESPEC_OWN_CALL
 
 // Core-mm's generic test_and_clear_young_ptes / clear_flush_young_ptes

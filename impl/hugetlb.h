@@ -160,6 +160,14 @@ struct hugetlb_ops : pte_primitives<M, Self> {
 	{
 		self().set_huge_pte_at(m, i, pte, pages);
 	}
+
+	// The range's translations, one TLBI per entry at the level its
+	// entries sit (a CONT_PTE hugepage's: a pte's, 3).
+	void flush_hugetlb_tlb_range(M& m, std::size_t i, std::size_t nr, std::uint64_t pages)
+	{
+		(void)pages;
+		m.flush_tlb_range(i, nr, flush_level(3));
+	}
 };
 
 } // namespace ptespec

@@ -44,6 +44,8 @@ auto call_tree(const ptespec_kernel_calls& f, const call& c, Value value)
 		return fn(c.index, nr);
 	else if constexpr (args == call_args_shape::huge_value_dirty)
 		return fn(c.index, value(), c.flags != 0, nr);
+	else if constexpr (args == call_args_shape::huge_range)
+		return fn(c.index, nr, c.flags);
 	else
 		return fn(c.index, value(), nr);
 }

@@ -93,7 +93,7 @@ void hugetlb_change_protection(call_sink& s, std::size_t first, std::size_t last
 				return;
 		}
 	}
-	s.flush_range(first, last - first);
+	s.run({call_kind::flush_hugetlb_tlb_range, first, last - first, false, 0, static_cast<unsigned>(pages)});
 }
 
 void hugetlb_migrate(call_sink& s, std::size_t first, std::uint64_t pages, const geometry& geo, unsigned phys_bits,

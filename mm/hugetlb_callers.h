@@ -39,8 +39,9 @@ void copy_hugetlb_page_range(call_sink& s, std::size_t first, std::size_t last, 
 // hugetlb_change_protection: each present hugepage through
 // huge_ptep_modify_prot_start, pte_modify to `newprot`, and
 // huge_ptep_modify_prot_commit; a writable migration entry made readable
-// with set_huge_pte_at; the range flushed at the end
-// (flush_hugetlb_tlb_range).
+// with set_huge_pte_at; the range flushed at the end with the arch's
+// flush_hugetlb_tlb_range (always: the kernel does not ask whether
+// anything changed).
 void hugetlb_change_protection(call_sink& s, std::size_t first, std::size_t last, std::uint64_t pages,
 			       std::uint64_t newprot, const geometry& geo, unsigned phys_bits);
 

@@ -93,6 +93,9 @@ call_semantics semantics_of(const call& c)
 	case call_kind::huge_ptep_set_access_flags:
 	case call_kind::huge_ptep_set_wrprotect:
 		break;
+	case call_kind::flush_hugetlb_tlb_range:
+		// Invalidates only: the entries stay as they are.
+		break;
 	}
 	return s;
 }
@@ -134,6 +137,8 @@ std::string describe(const call& c)
 	case call_kind::huge_ptep_set_access_flags:
 		return fmt::format("huge_ptep_set_access_flags(#{}, {:#018x}, dirty={}, sz={} pages)", c.index, c.pte,
 				   c.flags, c.nr);
+	case call_kind::flush_hugetlb_tlb_range:
+		return fmt::format("flush_hugetlb_tlb_range(#{}..#{}, sz={} pages)", c.index, c.index + c.nr - 1, c.flags);
 	default:
 		return fmt::format("{}(#{})", to_string(c.kind), c.index);
 	}

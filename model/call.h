@@ -36,6 +36,7 @@ enum class call_args_shape {
 	huge,
 	huge_value,
 	huge_value_dirty,
+	huge_range,
 };
 
 struct call_shape {
@@ -63,7 +64,7 @@ struct call {
 	std::size_t nr = 1;	// entries covered
 	bool full = false;	// the caller will clear every entry (exit)
 	std::uint64_t pte = 0;	// set_ptes / modify_prot_commit_ptes value, ptep_set_access_flags entry
-	unsigned flags = 0;	// CYDP_* or ptep_set_access_flags' dirty
+	unsigned flags = 0;	// CYDP_*, ptep_set_access_flags' dirty, or huge_range's hugepage size in pages
 };
 
 // The hugetlb calls over a whole hugepage: c.nr is its size in pages, and
@@ -80,13 +81,14 @@ constexpr bool takes_nr(call_kind k)
 {
 	const call_args_shape a = shape_of(k).args;
 	return a == call_args_shape::batch || a == call_args_shape::batch_full || a == call_args_shape::batch_flags ||
-	       a == call_args_shape::range || a == call_args_shape::range_value || takes_hugepage(k);
+	       a == call_args_shape::range || a == call_args_shape::range_value || a == call_args_shape::huge_range ||
+	       takes_hugepage(k);
 }
 
-// The calls of arch/arm64/mm/hugetlbpage.c.
+// The calls of arch/arm64/mm/hugetlbpage.c and asm/hugetlb.h.
 constexpr bool is_hugetlb_call(call_kind k)
 {
-	return takes_hugepage(k) || k == call_kind::huge_ptep_get;
+	return takes_hugepage(k) || k == call_kind::huge_ptep_get || shape_of(k).args == call_args_shape::huge_range;
 }
 
 // The calls over a folio batch: nr present entries mapping consecutive

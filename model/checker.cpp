@@ -280,6 +280,7 @@ void checker::on_call_end(const call& c, const call_result& r, const table_t& t)
 	judge_isolation(e);
 	judge_hugepage_cleared(e);
 	judge_well_formed(t);
+	judge_range_flushed(e);
 	judge_progress(e);
 	set_asks(c, true);
 	judge_permission(e);

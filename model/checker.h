@@ -165,6 +165,7 @@ private:
 	void judge_permission(const ended_call& e);
 	void judge_mapping(const primitive_step& p);
 	void judge_hugepage_cleared(const ended_call& e);
+	void judge_range_flushed(const ended_call& e);
 	bool judge_run_permission(const table_t& t, std::size_t run, const std::function<std::string()>& when);
 	unsigned asks_after(const call& c, unsigned before) const;
 	void set_asks(const call& c, bool ended);

@@ -51,7 +51,9 @@ enum flush_flag : unsigned {
 // Level: the TTL hint names the level of the translations to drop; with
 // FEAT_TTL a TLB may then skip entries of any other level.  The table holds
 // level-3 entries only, so a hint of 3 or none reaches them alike and is
-// not recorded; a hint of level 0, 1 or 2 may reach none of them.
+// not recorded; a hint of level 0, 1 or 2 may reach none of them.  Level 0
+// is a level with 4K pages only: with 16K and 64K pages the TTL encoding
+// that would name it is reserved and taken as no hint (flush_hint_for).
 inline constexpr unsigned flush_level_shift = 4;	// 2 bits: 1 + the level named
 inline constexpr unsigned flush_stride_shift = 8;	// 6 bits: log2 of the stride in entries
 constexpr unsigned flush_level(unsigned level) { return level < 3 ? (level + 1) << flush_level_shift : 0; }
@@ -59,6 +61,13 @@ constexpr unsigned flush_stride(unsigned log2_entries) { return (log2_entries & 
 // The level a flag word's hint names (0..2), or -1 for a pte's or none.
 constexpr int flush_level_of(unsigned flags) { return static_cast<int>((flags >> flush_level_shift) & 3u) - 1; }
 constexpr unsigned flush_stride_log2(unsigned flags) { return (flags >> flush_stride_shift) & 63u; }
+// The hints as a CPU with pages of 2^page_shift bytes takes them.
+constexpr unsigned flush_hint_for(unsigned flags, unsigned page_shift)
+{
+	if (flush_level_of(flags) == 0 && page_shift != 12)
+		return flags & ~(3u << flush_level_shift);
+	return flags;
+}
 // Whether an invalidation of [first, first+nr) with `flags` issues a TLBI
 // for entry i (the range rounded out to the stride; a level hint that is
 // not a pte's reaches no entry).

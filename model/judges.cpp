@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "model/permission.h"
 #include "model/pte.h"
 
 namespace ptespec {
@@ -332,6 +333,29 @@ void checker::judge_hugepage_cleared(const ended_call& e)
 			       fmt::format("{} left #{} holding {:#018x}: the hugepage's entries should all be none "
 					   "after it",
 					   describe(e.c), k, e.t[k]));
+			return;
+		}
+}
+
+// well-formed at the end of a range flush the arch promises complete
+// (flush_hugetlb_tlb_range): no CPU may still hold a translation of the
+// range that maps another page or grants more than the entry now does.
+void checker::judge_range_flushed(const ended_call& e)
+{
+	if (e.c.kind != call_kind::flush_hugetlb_tlb_range || seen(property::well_formed))
+		return;
+	exercise(property::well_formed);
+	for (std::size_t k = e.first; k < e.last; k++)
+		for (const std::uint64_t held : {tlb_.stale(k), tlb_.cached(k)}) {
+			if (!grants_beyond(held, e.t[k]))
+				continue;
+			const unsigned more = perms_of(held) & ~perms_of(e.t[k]);
+			report(property::well_formed, k,
+			       fmt::format("{} left #{}'s translation {:#018x} in some CPU's TLB, which {} where the "
+					   "entry holds {:#018x}{}",
+					   describe(e.c), k, held,
+					   more ? "grants " + perm_names(more) : std::string("maps another page"), e.t[k],
+					   missed_by_last_flush(k)));
 			return;
 		}
 }

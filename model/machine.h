@@ -236,6 +236,7 @@ private:
 		if (first + nr > table_.size() || first + nr < first)
 			throw strategy_fault(true, first, nr, table_.size());
 		schedule(first);
+		flags = flush_hint_for(flags, geo_.page_shift);
 		if (k == prim_kind::tlbi_page)
 			cost_.tlbi_page++;
 		else if (k == prim_kind::tlbi_range)

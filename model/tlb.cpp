@@ -1,9 +1,18 @@
 #include "model/tlb.h"
 
 #include "model/history.h"
+#include "model/permission.h"
 #include "model/pte.h"
 
 namespace ptespec {
+
+bool grants_beyond(std::uint64_t cached, std::uint64_t v)
+{
+	if (!pte_valid(cached))
+		return false;
+	return (pte_valid(v) && pte_pfn(cached, geometry{}) != pte_pfn(v, geometry{})) ||
+	       (perms_of(cached) & ~perms_of(v)) != 0;
+}
 
 void tlb_shadow::reset(const std::vector<std::uint64_t>& table)
 {
@@ -20,8 +29,16 @@ bool tlb_shadow::store(std::size_t i, std::uint64_t v)
 		return true;	// stale translation stays until a flush
 	const std::uint64_t old = cached_[i];
 	cached_[i] = v;
-	if (old == 0 || pte_cont(old) == pte_cont(v))
+	if (old == 0)
 		return true;
+	if (pte_cont(old) == pte_cont(v)) {
+		// Both may be cached now, the older one until a flush: kept when
+		// it maps another page or grants what the new one does not (a
+		// change of young or dirty alone leaves nothing to miss).
+		if (stale_[i] == 0 && grants_beyond(old, v))
+			stale_[i] = old;
+		return true;
+	}
 	if (!bbml2_)
 		return false;
 	// Both may now be cached and a lookup answers with either: legal when

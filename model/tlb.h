@@ -34,6 +34,13 @@
 // one software programmed and the caller's own flush ends the change.
 // Until a later flush evicts it the old translation stays cached beside the
 // new one: the shadow keeps it (`stale`), and run_cached_cont counts it.
+//
+// The same holds without BBML2 for a change that keeps CONT: an entry
+// cleared and rewritten with another valid value, no invalidation between
+// (hugetlb's mprotect: start clears, commit writes the new permissions),
+// leaves the old translation in some CPU's TLB until a flush reaches the
+// entry.  The shadow keeps it too (`stale`), so a flush that promises the
+// range's old translations gone can be judged (stale_after_flush).
 // (hw_candidates, model/hardware.h, still lands an event only in a valid
 // CONT entry of the run, so a stale CONT translation beside an unfolded
 // run adds no landing today.)
@@ -46,6 +53,10 @@
 #include "model/hardware_options.h"
 
 namespace ptespec {
+
+// Whether a cached translation does what the entry's value v does not: maps
+// another page, or grants a permission v does not.
+bool grants_beyond(std::uint64_t cached, std::uint64_t v);
 
 class tlb_shadow {
 public:
@@ -70,14 +81,17 @@ public:
 	// translation, so an access to any page of the run may use it.
 	bool run_cached_cont(std::size_t first, std::size_t n) const;
 	std::uint64_t cached(std::size_t i) const { return cached_[i]; }
+	// An older translation of entry i some CPU may still hold beside
+	// cached(i), or 0.
+	std::uint64_t stale(std::size_t i) const { return stale_[i]; }
 	bool bbml2() const { return bbml2_; }
 
 private:
 	bool bbml2_ = false;
 	bool one_cpu_ = false;
 	std::vector<std::uint64_t> cached_;	// 0: nothing cached
-	// Under BBML2 only: the translation a CONT change without a flush left
-	// behind (its CONT is the other one than cached_'s); 0: none.
+	// The translation a change without a flush left behind: under BBML2 a
+	// change of CONT, always a change that keeps it; 0: none.
 	std::vector<std::uint64_t> stale_;
 };
 

@@ -575,6 +575,18 @@ static void k_huge_ptep_modify_prot_commit(size_t i, u64 pte, unsigned int pages
 	huge_size(pages);
 	huge_ptep_modify_prot_commit(&huge_vma, addr_of(i), ptep_of(i), __pte(0), __pte(ptespec_from_host(pte)));
 }
+
+/* The tree's asm/hugetlb.h's, where it has one; else core-mm's generic flush_tlb_range. */
+static void k_flush_hugetlb_tlb_range(size_t i, unsigned int nr, unsigned int pages)
+{
+	huge_size(pages);
+	flush_hugetlb_tlb_range(&huge_vma, addr_of(i), addr_of(i + nr));
+}
+#ifdef __HAVE_ARCH_FLUSH_HUGETLB_TLB_RANGE
+#define PTESPEC_FLUSH_HUGETLB_ORIGIN "tree (its asm/hugetlb.h)"
+#else
+#define PTESPEC_FLUSH_HUGETLB_ORIGIN "ptespec (core-mm's generic: flush_tlb_range)"
+#endif
 #define PTESPEC_HUGETLB_ORIGIN "tree"
 #else
 /*
@@ -591,6 +603,7 @@ static void k_huge_ptep_modify_prot_commit(size_t i, u64 pte, unsigned int pages
 #define k_huge_ptep_set_wrprotect NULL
 #define k_huge_ptep_modify_prot_start NULL
 #define k_huge_ptep_modify_prot_commit NULL
+#define k_flush_hugetlb_tlb_range NULL
 #endif
 
 /* A tree without these leaves the calls out: strategies need not have every call. */
@@ -676,6 +689,7 @@ static const struct ptespec_function_origin origins[] = {
 	{ "huge_ptep_get, huge_ptep_get_and_clear, huge_ptep_clear_flush, set_huge_pte_at, huge_pte_clear, "
 	  "huge_ptep_set_access_flags, huge_ptep_set_wrprotect, huge_ptep_modify_prot_start/commit",
 	  "tree (its hugetlbpage.c)" },
+	{ "flush_hugetlb_tlb_range", PTESPEC_FLUSH_HUGETLB_ORIGIN },
 #endif
 	{ "contpte_try_fold", "tree" },
 	{ "contpte_try_unfold", "tree" },

@@ -115,6 +115,24 @@ inline outcome run_reproduce_line(const std::string& out)
 	return run_ptespec(words);
 }
 
+// The output with its wrapped lines joined: a newline and the indent that
+// continues a paragraph become one space, so a phrase is found wherever
+// the width broke it.
+inline std::string unwrapped(const std::string& s)
+{
+	std::string out;
+	for (std::size_t i = 0; i < s.size(); i++) {
+		if (s[i] == '\n' && i + 1 < s.size() && s[i + 1] == ' ') {
+			out += ' ';
+			while (i + 1 < s.size() && s[i + 1] == ' ')
+				i++;
+			continue;
+		}
+		out += s[i];
+	}
+	return out;
+}
+
 // Bad usage: exit 2, nothing on stdout, exactly one line on stderr.
 inline void expect_one_line_usage_error(const outcome& o, const std::string& needle)
 {

@@ -43,4 +43,17 @@ struct hugetlb_get_first_entry_only : mainline_ops<M, hugetlb_get_first_entry_on
 	W huge_ptep_get(M& m, std::size_t i) { return this->self().__ptep_get(m, i); }
 };
 
+// flush_hugetlb_tlb_range as arm64 had it before its 2025 level fix: for a
+// CONT_PTE hugepage the fallback passed level 0 where "level unknown" had
+// become TLBI_TTL_UNKNOWN, so each TLBI names level 0.  With 4K pages
+// level 0 is a level, and a TLB may keep the pte-level translations; with
+// 16K and 64K pages that TTL encoding is reserved and taken as no hint.
+template <class M>
+struct hugetlb_flush_at_level_0 : mainline_ops<M, hugetlb_flush_at_level_0<M>> {
+	void flush_hugetlb_tlb_range(M& m, std::size_t i, std::size_t nr, std::uint64_t /*pages*/)
+	{
+		m.flush_tlb_range(i, nr, flush_level(0));
+	}
+};
+
 } // namespace ptespec::controls

@@ -288,6 +288,28 @@ TEST(kernel_cli, a_huge_get_and_clear_sized_from_cont_fails_mapping_through_the_
 	EXPECT_EQ(core.status, 0) << core.show();
 }
 
+// The tree's flush_hugetlb_tlb_range (its asm/hugetlb.h) naming level 0,
+// as arm64's did before its 2025 fix: hugetlb's mprotect writes each
+// hugepage back without a break and relies on that flush, so with 4K pages
+// the old translations stay cached.  Through the shim's flush API (a TLBI
+// per page, as a CPU without range invalidation issues them) it fails; the
+// tree's own tlbflush.h on the model's CPU, which has FEAT_TLBIRANGE,
+// issues range TLBIs, whose TTL has no level 0: they invalidate.
+TEST(kernel_cli, a_hugetlb_range_flush_at_level_0_fails_well_formed_where_tlbis_go_page_by_page)
+{
+	const char* from = "__flush_tlb_range(vma, start, end, PAGE_SIZE, 3, TLBF_NONE);";
+	const char* to = "__flush_tlb_range(vma, start, end, PAGE_SIZE, 0, TLBF_NONE);";
+	const outcome shim =
+		test_edited_tree("hlevel", "arch/arm64/include/asm/hugetlb.h", from, to, "well-formed", tlbflush::shim, "hugetlb");
+	EXPECT_EQ(shim.status, 1) << shim.show();
+	EXPECT_NE(shim.out.find("flush_hugetlb_tlb_range(#"), std::string::npos) << shim.show();
+	EXPECT_NE(unwrapped(shim.out).find("in some CPU's TLB"), std::string::npos) << shim.show();
+	EXPECT_NE(unwrapped(shim.out).find("level 0 issued no TLBI for it"), std::string::npos) << shim.show();
+	const outcome own =
+		test_edited_tree("hlevel", "arch/arm64/include/asm/hugetlb.h", from, to, "well-formed", tlbflush::own, "hugetlb");
+	EXPECT_EQ(own.status, 0) << own.show();
+}
+
 // The tree's own pte_batch_hint feeds core-mm's batching: one that
 // forgets the entry's place in its run vouches for entries past the run.
 TEST(kernel_cli, a_batch_hint_counting_from_the_run_start_fails_per_call)

@@ -313,7 +313,13 @@ std::vector<call> hugetlb_program(const world_layout& w, std::uint64_t seed)
 		const std::uint64_t present = pfn_pte(w.pfn_of(i), prots[below(3)], w.geo) | PTE_CONT;
 		const std::uint64_t other = below(2) ? mk_swp_entry(SWP_MIGRATION_WRITE, w.pfn_of(i))
 						     : mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_UFFD_WP);
-		switch (below(9)) {
+		switch (below(10)) {
+		case 9: {
+			call f{call_kind::flush_hugetlb_tlb_range, i, pages * (1 + below(state.size() - h))};
+			f.flags = static_cast<unsigned>(pages);
+			calls.push_back(f);
+			break;
+		}
 		case 0: case 1:
 			calls.push_back({call_kind::set_huge_pte_at, i, pages, false, below(3) ? present : other});
 			state[h] = pte_present(calls.back().pte) ? held::present : held::other;

@@ -117,6 +117,43 @@ TEST(checker_well_formed, a_fold_flushing_with_a_run_stride_or_another_level_fir
 	EXPECT_EQ(flagged(fold_flushing_with(flush_stride(0))), names{});
 }
 
+// hugetlb's mprotect of the CONT_PTE hugepage #0..#15 to read-only: taken
+// out with no flush, written back read-only (no break: it was not valid),
+// then flush_hugetlb_tlb_range over it.  Until that flush some CPU may
+// still hold the writable translations; one that names level 0 (with 4K
+// pages a level, not a pte's) leaves them there.
+hist hugetlb_mprotect_flushing_with(unsigned flags)
+{
+	hist h(table({0}));
+	call start = mk(call_kind::huge_ptep_modify_prot_start, 0, RUN);
+	h.begin(start);
+	for (std::size_t i = 0; i < RUN; i++)
+		h.xchg(i);
+	h.ret(page(0, true));
+	call commit = mk(call_kind::huge_ptep_modify_prot_commit, 0, RUN);
+	commit.pte = page(0, true) & ~PTE_WRITE;
+	h.begin(commit);
+	for (std::size_t i = 0; i < RUN; i++)
+		h.write(i, page(i, true) & ~PTE_WRITE);
+	h.end();
+	call flush = mk(call_kind::flush_hugetlb_tlb_range, 0, RUN);
+	flush.flags = RUN;
+	h.begin(flush).tlbi(0, RUN, flags).end();
+	return h;
+}
+
+TEST(checker_well_formed, a_hugetlb_range_flush_that_leaves_a_writable_translation_fires)
+{
+	EXPECT_EQ(flagged(hugetlb_mprotect_flushing_with(0).check()).count("well-formed"), 0u);
+	EXPECT_EQ(flagged(hugetlb_mprotect_flushing_with(flush_level(3)).check()).count("well-formed"), 0u);
+	expect_violation(hugetlb_mprotect_flushing_with(flush_level(0)).check(), property::well_formed, 0,
+			 "left #0's translation");
+	expect_violation(hugetlb_mprotect_flushing_with(flush_level(0)).check(), property::well_formed, 0,
+			 "grants write");
+	expect_violation(hugetlb_mprotect_flushing_with(flush_nosync).check(), property::well_formed, 0,
+			 "did not reach every CPU's TLB");
+}
+
 // The fold without the invalidation, repainting the run with CONT and
 // nothing else changed.  With BBML2 and no conflict aborts the TLB may hold
 // old and new at once and answers with either, both right; without it the

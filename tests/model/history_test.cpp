@@ -7,6 +7,7 @@
 #include "model/history.h"
 #include "model/pte.h"
 #include "model/ruler.h"
+#include "model/tlb.h"
 #include "model/transcript.h"
 
 namespace ptespec {
@@ -138,6 +139,36 @@ TEST(flush_hints, a_stride_reaches_its_multiples_from_the_rounded_start_and_a_wr
 	EXPECT_EQ(flush_flag_text(flush_local | flush_nosync | flush_stride(4) | flush_level(2)),
 		  " local nosync stride 16 level 2");
 	EXPECT_EQ(flush_flag_text(flush_level(3) | flush_stride(0)), "");
+	// Level 0 is a level with 4K pages; with 16K and 64K pages its TTL
+	// encoding is reserved and taken as no hint.
+	EXPECT_EQ(flush_hint_for(flush_level(0), 12), flush_level(0));
+	EXPECT_EQ(flush_hint_for(flush_level(0) | flush_stride(4), 14), flush_stride(4));
+	EXPECT_EQ(flush_hint_for(flush_level(0), 16), 0u);
+	EXPECT_EQ(flush_hint_for(flush_level(2), 16), flush_level(2));
+}
+
+// What a CPU may still hold: a change that keeps CONT but takes a
+// permission away leaves the old translation beside the new one until an
+// invalidation reaches the entry; a change of young or dirty alone does not.
+TEST(tlb_shadow, keeps_a_more_permissive_translation_until_a_flush)
+{
+	const geometry geo = geometry::of(granule::k4);
+	const std::uint64_t rw = pfn_pte(std::uint64_t{0x400}, PTE_VALID | PTE_TYPE | PTE_USER | PTE_AF | PTE_WRITE, geo);
+	const std::uint64_t ro = pte_wrprotect(rw);
+	std::vector<std::uint64_t> table{rw};
+	tlb_shadow tlb;
+	tlb.reset(table);
+	EXPECT_TRUE(tlb.store(0, 0));
+	EXPECT_TRUE(tlb.store(0, ro));
+	EXPECT_EQ(tlb.cached(0), ro);
+	EXPECT_EQ(tlb.stale(0), rw);
+	table[0] = ro;
+	tlb.flush(0, 1, table, flush_level(0));
+	EXPECT_EQ(tlb.stale(0), rw);	// a level-0 hint reaches no pte
+	tlb.flush(0, 1, table);
+	EXPECT_EQ(tlb.stale(0), 0u);
+	EXPECT_TRUE(tlb.store(0, pte_mkdirty(ro)));
+	EXPECT_EQ(tlb.stale(0), 0u);
 }
 
 TEST(ruler, changed_runs_names_only_the_runs_that_differ)

@@ -66,6 +66,15 @@ extern unsigned long ptespec_upper_slots[4];
 #include <asm/tlbflush.h>
 #include <asm/hugetlb.h>
 
+#ifndef __HAVE_ARCH_FLUSH_HUGETLB_TLB_RANGE
+#define flush_hugetlb_tlb_range(vma, addr, end) flush_tlb_range(vma, addr, end)
+#endif
+
+#ifndef pte_accessible
+/* Core-mm's generic answer: any entry may be cached. */
+#define pte_accessible(mm, pte) ((void)(pte), 1)
+#endif
+
 #ifndef __HAVE_ARCH_PTEP_CLEAR_FLUSH
 /* Core-mm's generic ptep_clear_flush: the entry taken out, its page
  * invalidated when some TLB may hold it. */

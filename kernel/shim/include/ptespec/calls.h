@@ -27,6 +27,7 @@
  *   huge               the hugepage whose first entry is i, and its size in pages (the kernel's sz)
  *   huge_value         a hugepage and the value written into it
  *   huge_value_dirty   a hugepage, the value whose access it grants, and dirty
+ *   huge_range         nr entries from i, and the size in pages of the hugepages they hold
  *
  * The young calls come one entry at a time, for the callers that test one
  * page, and over a folio batch, as core-mm's reclaim makes them since the
@@ -40,6 +41,8 @@
  * The hugetlb calls (arch/arm64/mm/hugetlbpage.c) take a whole hugepage:
  * for a CONT_PTE hugepage, the run of CONT_PTES entries from i (the kernel
  * passes its size, and arm64 finds the entries from it).
+ * flush_hugetlb_tlb_range (asm/hugetlb.h) invalidates the translations of
+ * a range of hugepages, as hugetlb's mprotect does at its end.
  */
 #ifndef PTESPEC_CALLS_H
 #define PTESPEC_CALLS_H
@@ -72,6 +75,7 @@
 	X(huge_ptep_set_access_flags, changed, huge_value_dirty) \
 	X(huge_ptep_set_wrprotect, none, huge)                   \
 	X(huge_ptep_modify_prot_start, pte, huge)                \
-	X(huge_ptep_modify_prot_commit, none, huge_value)
+	X(huge_ptep_modify_prot_commit, none, huge_value)        \
+	X(flush_hugetlb_tlb_range, none, huge_range)
 
 #endif /* PTESPEC_CALLS_H */

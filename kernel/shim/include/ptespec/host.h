@@ -187,6 +187,7 @@ struct ptespec_binding {
 #define PTESPEC_CALL_PARAMS_huge (size_t i, unsigned int pages)
 #define PTESPEC_CALL_PARAMS_huge_value (size_t i, uint64_t pte, unsigned int pages)
 #define PTESPEC_CALL_PARAMS_huge_value_dirty (size_t i, uint64_t pte, int dirty, unsigned int pages)
+#define PTESPEC_CALL_PARAMS_huge_range (size_t i, unsigned int nr, unsigned int pages)
 
 /* The calls ptespec makes, by index, in the list's order; each is the tree's own function. */
 struct ptespec_kernel_calls {

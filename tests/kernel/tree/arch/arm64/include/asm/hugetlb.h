@@ -3,7 +3,7 @@
  * The contiguous hugetlb calls of the ptespec test tree: a CONT_PTE
  * hugepage is a run of CONT_PTES entries written and taken out whole.
  * Declared in arm64's shape (the size argument where today's kernel
- * passes one); defined in mm/hugetlbpage.c.
+ * passes one); defined in mm/hugetlbpage.c, but for the range flush.
  */
 #ifndef __ASM_HUGETLB_H
 #define __ASM_HUGETLB_H
@@ -40,5 +40,22 @@ void huge_ptep_modify_prot_commit(struct vm_area_struct *vma,
 				  pte_t old_pte, pte_t pte);
 
 #include <asm-generic/hugetlb.h>
+
+/*
+ * The translations of [start, end), hugepages of the vma's size: a
+ * CONT_PTE hugepage's entries are ptes, invalidated one page at a time
+ * with the level hint of a pte; any other size without a hint.
+ */
+#define __HAVE_ARCH_FLUSH_HUGETLB_TLB_RANGE
+static inline void flush_hugetlb_tlb_range(struct vm_area_struct *vma,
+					   unsigned long start,
+					   unsigned long end)
+{
+	if (huge_page_size(hstate_vma(vma)) == CONT_PTE_SIZE)
+		__flush_tlb_range(vma, start, end, PAGE_SIZE, 3, TLBF_NONE);
+	else
+		__flush_tlb_range(vma, start, end, PAGE_SIZE, TLBI_TTL_UNKNOWN,
+				  TLBF_NONE);
+}
 
 #endif /* __ASM_HUGETLB_H */
