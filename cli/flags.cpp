@@ -162,7 +162,7 @@ CLI::Option* add_hardware(CLI::App& sub, hardware_options& hw)
 run_options::sweeps sweep_flags::resolve() const
 {
 	if (!mprotect && !swarm)
-		return sweep.value_or(run_options::sweeps::both);
+		return sweep.value_or(run_options::sweeps::all);
 	if (sweep)
 		throw usage_error(fmt::format("--sweep with {}: expected one or the other (--mprotect and --swarm shape "
 					      "one sweep of their own)",
@@ -189,7 +189,8 @@ std::string sweep_flags::flags() const
 	case run_options::sweeps::core: return " --sweep core";
 	case run_options::sweeps::kernel: return " --sweep kernel";
 	case run_options::sweeps::hugetlb: return " --sweep hugetlb";
-	case run_options::sweeps::both: break;
+	case run_options::sweeps::both: return " --sweep both";
+	case run_options::sweeps::all: break;
 	}
 	return "";
 }
@@ -207,15 +208,18 @@ void add_sweep_flags(CLI::App& sub, sweep_flags& f)
 				f.sweep = run_options::sweeps::both;
 			else if (t == "hugetlb")
 				f.sweep = run_options::sweeps::hugetlb;
+			else if (t == "all")
+				f.sweep = run_options::sweeps::all;
 			else
-				throw usage_error(fmt::format("--sweep '{}': expected core, kernel, both or hugetlb", t));
+				throw usage_error(
+					fmt::format("--sweep '{}': expected core, kernel, both, hugetlb or all", t));
 		},
 		"which sweeps each cell makes, each its own cases from the seed: core (core-mm's everyday callers: "
 		"faults, fork, munmap, exit, reclaim, MADV_FREE), kernel (every caller -- mprotect, NUMA hinting, "
 		"guard pages, MADV_COLD, mremap, migration too -- with swarm testing, and BBML2 drawn per case unless "
-		"--hardware is given), or both, one after the other (the default); hugetlb (the hugetlb callers over "
-		"CONT_PTE hugepages -- fault, access, unmap, fork, mprotect, migration, mremap -- on request while "
-		"the hugetlb half is built)",
+		"--hardware is given), both (core then kernel), hugetlb (the hugetlb callers over CONT_PTE hugepages -- "
+		"fault, access, unmap, fork, mprotect, migration, mremap), or all: core, kernel, then hugetlb with a "
+		"quarter of the cases, for a strategy with hugetlb calls (the default)",
 		"S");
 	sub.add_flag("--mprotect", f.mprotect,
 		     "one sweep: core-mm's callers and those that change protections -- mprotect (change_pte_range: "
@@ -244,12 +248,16 @@ std::string sampled_lines(const sweep_flags& f, const hardware_options& hw)
 std::string not_run_line(const sweep_flags& f, const hardware_options& hw)
 {
 	const run_options::sweeps s = f.resolve();
-	const bool kernel = s == run_options::sweeps::kernel || s == run_options::sweeps::both;
+	const bool kernel = s == run_options::sweeps::kernel || s == run_options::sweeps::both ||
+			    s == run_options::sweeps::all;
+	const bool hugetlb = s == run_options::sweeps::hugetlb || s == run_options::sweeps::all;
 	std::vector<std::string> missing;
 	if (!kernel && !f.mprotect)
-		missing.push_back("the mprotect, NUMA-hinting, guard-page, MADV_COLD, mremap and migration callers (--sweep both)");
-	if (!hw.bbml2_noabort && !(kernel && hw.is_default()))
-		missing.push_back(hw.is_default() ? "BBML2 hardware (--sweep both)" : "BBML2 hardware (--hardware bbml2)");
+		missing.push_back("the mprotect, NUMA-hinting, guard-page, MADV_COLD, mremap and migration callers (--sweep all)");
+	if (!hugetlb)
+		missing.push_back("the hugetlb callers (--sweep all)");
+	if (!hw.bbml2_noabort && !((kernel || hugetlb) && hw.is_default()))
+		missing.push_back(hw.is_default() ? "BBML2 hardware (--sweep all)" : "BBML2 hardware (--hardware bbml2)");
 	if (!hw.one_cpu)
 		missing.push_back("a single CPU (--hardware one-cpu)");
 	if (!hw.no_hafdbs)

@@ -283,7 +283,8 @@ std::string sweep_flag(const run_options& o)
 	case run_options::sweeps::core: return "";
 	case run_options::sweeps::kernel: return " --sweep kernel";
 	case run_options::sweeps::hugetlb: return " --sweep hugetlb";
-	case run_options::sweeps::both: break;
+	case run_options::sweeps::both:
+	case run_options::sweeps::all: break;
 	}
 	throw internal_error("a run of several sweeps has no one sweep to reproduce");
 }
@@ -347,7 +348,8 @@ sampled_counterexample replay_failure(strategy& s, property p, const run_options
 // Two sweeps' results as one, with the cases, calls and judgements of
 // both: the kernel sweep's failure; else the core sweep's verdict with the
 // edges both met, exercised when either was.
-property_result merged(const property_result& core, const property_result& kernel)
+property_result merged(const property_result& core, const property_result& kernel,
+		       std::string_view later = "kernel")
 {
 	const bool failed = kernel.v == verdict::fails;
 	property_result out = failed ? kernel : core;
@@ -355,7 +357,7 @@ property_result merged(const property_result& core, const property_result& kerne
 	out.calls = core.calls + kernel.calls;
 	out.exercised = core.exercised + kernel.exercised;
 	if (failed) {
-		out.ce.sweep = "kernel";
+		out.ce.sweep = std::string(later);
 		return out;
 	}
 	std::map<std::string, int> tags(core.distribution.begin(), core.distribution.end());
@@ -382,6 +384,7 @@ std::string_view to_string(run_options::sweeps s)
 	case run_options::sweeps::kernel: return "kernel";
 	case run_options::sweeps::both: return "both";
 	case run_options::sweeps::hugetlb: return "hugetlb";
+	case run_options::sweeps::all: return "all";
 	}
 	return "?";
 }
@@ -405,6 +408,7 @@ run_options sweep_options(const run_options& o, run_options::sweeps s)
 		r.draw_bbml2 = o.hw.is_default();
 		break;
 	case run_options::sweeps::both: throw internal_error("sweep_options: both is two sweeps");
+	case run_options::sweeps::all: throw internal_error("sweep_options: all is three sweeps");
 	}
 	return r;
 }
@@ -420,6 +424,10 @@ std::string sweeps_text(const run_options& o)
 	case run_options::sweeps::core: return "one sweep: " + core;
 	case run_options::sweeps::kernel: return "one sweep: " + kernel;
 	case run_options::sweeps::both: return "two sweeps: " + core + "; then " + kernel;
+	case run_options::sweeps::all:
+		return fmt::format("three sweeps: {}; then {}; then the hugetlb callers over CONT_PTE hugepages, a "
+				   "quarter of the cases (for a strategy with hugetlb calls)",
+				   core, kernel);
 	case run_options::sweeps::hugetlb:
 		return fmt::format("one sweep: the hugetlb callers over CONT_PTE hugepages (fault, access, unmap, fork, "
 				   "mprotect, migration, mremap){}",
@@ -516,6 +524,38 @@ std::vector<property_result> sweep_together(strategy& s, const std::vector<prope
 
 std::vector<property_result> run_properties(strategy& s, const std::vector<property>& ps, const run_options& o)
 {
+	if (o.sweep == run_options::sweeps::all) {
+		run_options two = o;
+		two.sweep = run_options::sweeps::both;
+		std::vector<property_result> out = run_properties(s, ps, two);
+		if (!s.implements(call_kind::set_huge_pte_at) || !s.implements(call_kind::huge_ptep_get))
+			return out;
+		std::vector<property> again;
+		std::vector<std::size_t> at;
+		for (std::size_t k = 0; k < ps.size(); k++)
+			if (out[k].v != verdict::fails) {
+				again.push_back(ps[k]);
+				at.push_back(k);
+			}
+		run_options h = sweep_options(o, run_options::sweeps::hugetlb);
+		h.cases = hugetlb_cases(o.cases);
+		const std::vector<property_result> huge = sweep_together(s, again, h);
+		for (std::size_t i = 0; i < again.size(); i++) {
+			property_result& r = out[at[i]];
+			if (r.v == verdict::not_applicable) {
+				// lockless, say: n/a for contpte stays n/a unless the
+				// hugetlb sweep could judge it.
+				if (huge[i].v == verdict::not_applicable)
+					continue;
+				r = huge[i];
+				if (r.v == verdict::fails)
+					r.ce.sweep = "hugetlb";
+				continue;
+			}
+			r = merged(r, huge[i], "hugetlb");
+		}
+		return out;
+	}
 	if (o.sweep != run_options::sweeps::both)
 		return sweep_together(s, ps, sweep_options(o, o.sweep));
 	std::vector<property_result> out = sweep_together(s, ps, sweep_options(o, run_options::sweeps::core));
@@ -623,8 +663,9 @@ std::string format_counterexample(const property_result& r)
 	else
 		out += fmt::format("counterexample: {} fails {} ({})\n", r.strategy, to_string(r.prop), sentence(r.prop));
 	if (!ce.sweep.empty())
-		out += fmt::format("  sweep: {}\n", ce.sweep == "kernel" ? "kernel (every caller, swarm testing)"
-									: "core (core-mm's everyday callers)");
+		out += fmt::format("  sweep: {}\n", ce.sweep == "kernel"    ? "kernel (every caller, swarm testing)"
+						     : ce.sweep == "hugetlb" ? "hugetlb (the hugetlb callers over hugepages)"
+									     : "core (core-mm's everyday callers)");
 	out += fmt::format("  world: {}\n", ce.layout);
 	std::size_t cmd = static_cast<std::size_t>(-1);
 	for (std::size_t k = 0; k < ce.calls.size(); k++) {

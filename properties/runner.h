@@ -76,12 +76,14 @@ struct run_options {
 	//   kernel    one: every caller (mprotect, NUMA hinting, guard pages,
 	//             MADV_COLD, mremap, migration too), swarm testing, and BBML2 drawn per case
 	//             unless hw has it;
-	//   both      core, then kernel: the CLI's default;
+	//   both      core, then kernel;
 	//   hugetlb   one: the hugetlb callers over hugepages (fault, access,
 	//             unmap, fork, mprotect, migration, mremap), BBML2 drawn
-	//             per case unless hw has it -- on request while the hugetlb
-	//             half is built (docs/hugetlb.md).
-	enum class sweeps { as_given, core, kernel, both, hugetlb };
+	//             per case unless hw has it (docs/hugetlb.md);
+	//   all       core, kernel, then hugetlb with hugetlb_cases(cases) of
+	//             its own, for a strategy that has hugetlb calls (else the
+	//             two): the CLI's default.
+	enum class sweeps { as_given, core, kernel, both, hugetlb, all };
 	sweeps sweep = sweeps::as_given;
 	branch_coverage* coverage = nullptr;	// records the strategy's branches when set
 	word_coverage* words = nullptr;	// records the fields of the words it met when set
@@ -160,6 +162,11 @@ bool property_applicable(const strategy& s, property p);
 
 // "as given", "core", "kernel", "both".
 std::string_view to_string(run_options::sweeps s);
+
+// The hugetlb sweep's cases within the default sweeps: a quarter of the
+// cell's (a hugepage's calls each touch a whole run, and with 16K pages a
+// hugepage is 128 entries), at least one.
+constexpr int hugetlb_cases(int cases) { return cases / 4 > 0 ? cases / 4 : 1; }
 
 // The options of one sweep of o (run_options::sweeps; s: core or kernel).
 run_options sweep_options(const run_options& o, run_options::sweeps s);

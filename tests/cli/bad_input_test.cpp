@@ -195,7 +195,7 @@ const bad_input rows[] = {
 	{"check_report_with_an_obligation", {"check", "--all", "--obligation", "exit/", "--report", "/tmp/x"},
 	 "--report with --obligation: expected"},
 	{"jobs_zero", {"test", "--all", "--jobs", "0"}, "--jobs 0: expected"},
-	{"sweep_word", {"test", "--all", "--sweep", "most"}, "--sweep 'most': expected core, kernel, both or hugetlb"},
+	{"sweep_word", {"test", "--all", "--sweep", "most"}, "--sweep 'most': expected core, kernel, both, hugetlb or all"},
 	{"sweep_with_mprotect", {"check", "--all", "--sweep", "core", "--mprotect"},
 	 "--sweep with --mprotect: expected one or the other"},
 	{"sweep_with_swarm", {"report", "--out", "/tmp", "--sweep", "kernel", "--swarm"},

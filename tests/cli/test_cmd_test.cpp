@@ -35,10 +35,14 @@ TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
 	// sweep runs the mprotect family and draws BBML2; the core sweep alone
 	// has neither; under --hardware bbml2 nothing is drawn.
 	const std::string callers =
-		"the mprotect, NUMA-hinting, guard-page, MADV_COLD, mremap and migration callers (--sweep both)";
-	EXPECT_NE(plain.out.find("sampled in two sweeps: core-mm's everyday callers; then every caller"),
+		"the mprotect, NUMA-hinting, guard-page, MADV_COLD, mremap and migration callers (--sweep all)";
+	EXPECT_NE(plain.out.find("sampled in three sweeps: core-mm's everyday callers; then every caller"),
 		  std::string::npos)
 		<< plain.out;
+	EXPECT_NE(unwrapped(plain.out).find("then the hugetlb callers over CONT_PTE hugepages, a quarter of the cases"),
+		  std::string::npos)
+		<< plain.out;
+	EXPECT_EQ(plain.out.find("the hugetlb callers (--sweep all)"), std::string::npos) << plain.out;
 	EXPECT_EQ(plain.out.find(callers), std::string::npos) << plain.out;
 	EXPECT_EQ(plain.out.find("BBML2 hardware ("), std::string::npos) << plain.out;
 	const outcome core =
@@ -48,8 +52,8 @@ TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
 	std::string flat = core.out;
 	for (std::size_t at; (at = flat.find("\n      ")) != std::string::npos;)
 		flat.replace(at, 7, " ");
-	EXPECT_NE(flat.find("not run: " + callers + ", BBML2 hardware (--sweep both), a single CPU (--hardware "
-			    "one-cpu)"),
+	EXPECT_NE(flat.find("not run: " + callers + ", the hugetlb callers (--sweep all), BBML2 hardware (--sweep all), "
+			    "a single CPU (--hardware one-cpu)"),
 		  std::string::npos)
 		<< core.out;
 	EXPECT_EQ(o.out.find(callers), std::string::npos) << o.out;
