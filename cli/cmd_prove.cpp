@@ -137,6 +137,19 @@ int run_prove(const prove_cli& p)
 	}
 	for (std::size_t k = 0; k < unproved.size(); k++)
 		fmt::print("{:<16} not proved: {} (undecided)\n", unproved[k], why[k]);
+	// Calls a strategy has on the concrete machines only: no obligation
+	// covers them, whatever was asked.
+	for (const strategy* s : strategies) {
+		std::string only_concrete;
+		for (std::size_t k = 0; k < nr_call_kinds; k++) {
+			const call_kind kind = static_cast<call_kind>(k);
+			if (s->symbolic() && s->implements(kind) && !s->implements_symbolic(kind))
+				only_concrete += (only_concrete.empty() ? "" : ", ") + std::string(to_string(kind));
+		}
+		if (!only_concrete.empty())
+			fmt::print("{:<16} not in its symbolic build, so covered by no obligation: {}\n", s->info().name,
+				   only_concrete);
+	}
 	fmt::print("\nhardware: {}; every entry may take any number of access/write events in every gap "
 		   "(one symbolic slot per entry before each primitive on it and at each call's end); step/ and seq/ "
 		   "judge every store against the TLB, which holds what the table maps when a call begins\n",

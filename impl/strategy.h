@@ -74,6 +74,10 @@ public:
 	// symbolic build failed (prove skips it and says why_not_symbolic()).
 	virtual bool symbolic() const { return true; }
 	virtual std::string why_not_symbolic() const { return {}; }
+	// Whether invoke(symbolic_machine&) runs call kind k: a kernel tree's
+	// symbolic build leaves its hugetlbpage.c out, so it has the tree's
+	// hugetlb calls on the concrete machines only.
+	virtual bool implements_symbolic(call_kind k) const { return implements(k); }
 	// The strategy's pte_batch_hint for entry i holding pte: how many
 	// entries from i on map the pages after pte's with its attributes, so
 	// core-mm's folio_pte_batch may take them unread.  A pure function of

@@ -134,15 +134,15 @@ std::vector<call_kind> judged_calls(const strategy& s, property p)
 	return out;
 }
 
-std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, const strategy& s, granule g)
+std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, const strategy& s, granule g,
+					 bool hugetlb)
 {
 	std::vector<call_kind> out;
 	for (std::size_t k = 0; k < nr_call_kinds; k++) {
 		const call_kind kind = static_cast<call_kind>(k);
 		// The hugetlb calls act on hugetlb VMAs' tables, which the callers
-		// reach with hugetlb calls only: the invariant is about the other
-		// calls' tables.
-		if (!s.implements(kind) || is_hugetlb_call(kind))
+		// reach with hugetlb calls only, and the others on the others'.
+		if (!s.implements(kind) || is_hugetlb_call(kind) != hugetlb)
 			continue;
 		const bool proved = std::any_of(rs.begin(), rs.end(), [&](const proof_result& r) {
 			const obligation_scope* sc = scope_of(r);
@@ -162,6 +162,7 @@ struct coverage {
 	bool covered = false, refuted = false, undecided = false, every_table = true, every_place = true;
 	std::vector<call_kind> calls;	// judged calls the obligations ran
 	bool hint = false;	// and the strategy's pte_batch_hint, which per-call judges
+	bool hugetlb = false, contpte = false;	// obligations over hugetlb tables ran, over the others
 	std::vector<std::string> tables;
 };
 
@@ -170,6 +171,7 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 	coverage cv;
 	const std::vector<call_kind> judged = judged_calls(s, p);
 	const bool inductive = not_inductive_for(rs, s, g).empty();
+	const bool huge_inductive = not_inductive_for(rs, s, g, true).empty();
 	for (const proof_result& r : rs) {
 		if (r.strategy != s.info().name || r.gran != g)
 			continue;
@@ -188,7 +190,10 @@ coverage coverage_of(const std::vector<proof_result>& rs, const strategy& s, gra
 			cv.refuted = true;
 		else if (r.verdict != proof_verdict::proved)
 			cv.undecided = true;
-		cv.every_table = cv.every_table && (sc->every_table || (sc->from_invariant && inductive));
+		const bool of_hugetlb = !sc->calls.empty() && is_hugetlb_call(sc->calls.front());
+		(of_hugetlb ? cv.hugetlb : cv.contpte) = true;
+		cv.every_table =
+			cv.every_table && (sc->every_table || (sc->from_invariant && (of_hugetlb ? huge_inductive : inductive)));
 		cv.every_place = cv.every_place && sc->every_place;
 		cv.hint = cv.hint || sc->batch_hint;
 		for (call_kind k : sc->calls)
@@ -241,8 +246,10 @@ coverage_text proof_coverage(const std::vector<proof_result>& rs, const strategy
 		tables += fmt::format("{}{}", tables.empty() ? "" : "; ", t);
 	std::string open;
 	if (!cv.every_table)
-		for (call_kind k : not_inductive_for(rs, s, g))
-			open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
+		for (bool hugetlb : {false, true})
+			for (call_kind k : (hugetlb ? cv.hugetlb : cv.contpte) ? not_inductive_for(rs, s, g, hugetlb)
+									       : std::vector<call_kind>{})
+				open += fmt::format("{}{}", open.empty() ? "" : ", ", to_string(k));
 	return {fmt::format("proved for {} by {}; not covered: {}{}{}", ran.empty() ? "no call" : ran, tables,
 			    missing.empty() ? "no other call" : missing,
 			    cv.every_table ? "" : ", and every other table the callers reach",

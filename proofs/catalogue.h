@@ -39,7 +39,12 @@ std::vector<call_kind> judged_calls(const strategy& s, property p);
 // proved step/ obligation.  Empty: every table satisfying the invariant is
 // every table the callers can reach with s, and an obligation stated from
 // the invariant speaks for every reachable table.
-std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, const strategy& s, granule g);
+// With `hugetlb`, the same for the hugetlb calls and the hugetlb part of
+// the invariant (every hugepage as the hugetlb callers leave one): a
+// hugetlb VMA's table is reached by hugetlb calls only, the others' by the
+// others only, so each set of obligations speaks for its own tables.
+std::vector<call_kind> not_inductive_for(const std::vector<proof_result>& rs, const strategy& s, granule g,
+					 bool hugetlb = false);
 
 // The proofs' word on one (strategy, granule, property): "refuted" when an
 // obligation's counterexample violates that property (whatever properties

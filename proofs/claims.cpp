@@ -93,6 +93,109 @@ z3::expr batch_rules(const call& c, const std::vector<z3::expr>& t, const std::v
 	return rules;
 }
 
+// A present entry with PTE_WRITE and PTE_DIRTY has RDONLY clear: arm64's
+// helpers never build one without (pte_mkdirty, pte_mkwrite_novma and
+// pte_modify clear RDONLY of a writable sw-dirty value; pte_wrprotect
+// takes PTE_WRITE, pte_mkclean PTE_DIRTY away), and hardware only clears
+// RDONLY.
+z3::expr dirty_writable_is_hw_dirty(const z3::expr& v)
+{
+	return z3::implies(pte_write(v) && pte_sw_dirty(v), !pte_rdonly(v));
+}
+
+// A hugepage of n entries from `first` as the hugetlb callers leave one:
+// every entry none; every entry the one non-present value set_huge_pte_at
+// wrote (a migration entry, a marker); or a CONT run of one hugetlb folio
+// (n pages, naturally aligned), valid or PROT_NONE, entry k mapping the
+// folio's page k with entry 0's attributes and write permission -- its
+// young and dirty its own (hardware records them entry by entry), a
+// writable sw-dirty entry hw-dirty too (dirty_writable_is_hw_dirty).
+z3::expr hugepage_as_left(const std::vector<z3::expr>& t, std::size_t first, std::size_t n,
+			  const std::vector<folio_extent>& folios, const geometry& geo)
+{
+	z3::context& ctx = t.front().ctx();
+	const z3::expr zero = ctx.bv_val(0, 64);
+	const z3::expr& e = t[first];
+	const z3::expr pfn = pte_pfn(e, geo);
+	z3::expr hugetlb_folio = ctx.bool_val(false);
+	for (const folio_extent& f : folios)
+		if (f.nr_pages == n && f.first_pfn % n == 0)
+			hugetlb_folio = hugetlb_folio || pfn == ctx.bv_val(f.first_pfn, 64);
+	z3::expr none = ctx.bool_val(true), same = !pte_present(e) && e != zero;
+	z3::expr mapped = pte_present(e) && pte_cont(e) && hugetlb_folio && z3::implies(pte_valid(e), writable_by_dbm(e)) &&
+			  z3::implies(pte_present_invalid(e), !pte_write(e)) && dirty_writable_is_hw_dirty(e);
+	for (std::size_t k = 0; k < n; k++) {
+		const z3::expr& x = t[first + k];
+		none = none && x == zero;
+		same = same && x == e;
+		if (k > 0)
+			mapped = mapped && pte_valid(x) == pte_valid(e) && pte_present(x) && pte_cont(x) &&
+				 pte_write(x) == pte_write(e) && pte_same_mapping(x, pte_advance_pfn(e, k, geo)) &&
+				 dirty_writable_is_hw_dirty(x);
+	}
+	return none || same || mapped;
+}
+
+// The value a hugetlb caller writes into a hugepage of n entries: its
+// folio's pages with CONT (arch_make_huge_pte), valid and writable only
+// through DBM or PROT_NONE without PTE_WRITE -- or a non-present value
+// other than none (a migration entry, a marker).
+z3::expr hugepage_value(const z3::expr& v, std::size_t n, const std::vector<folio_extent>& folios,
+			const geometry& geo)
+{
+	z3::context& ctx = v.ctx();
+	z3::expr hugetlb_folio = ctx.bool_val(false);
+	for (const folio_extent& f : folios)
+		if (f.nr_pages == n && f.first_pfn % n == 0)
+			hugetlb_folio = hugetlb_folio || pte_pfn(v, geo) == ctx.bv_val(f.first_pfn, 64);
+	const z3::expr mapping = pte_present(v) && pte_cont(v) && hugetlb_folio &&
+				 z3::implies(pte_valid(v), writable_by_dbm(v)) &&
+				 z3::implies(pte_present_invalid(v), !pte_write(v)) && dirty_writable_is_hw_dirty(v);
+	return mapping || (!pte_present(v) && v != ctx.bv_val(0, 64));
+}
+
+// The hugetlb callers' rules (mm/hugetlb_callers.h): the table is a
+// hugetlb VMA's, every hugepage of it as the callers leave one; and per
+// call, what its callers hand it.
+z3::expr hugetlb_rules(const call& c, const std::vector<z3::expr>& t, const std::vector<folio_extent>& folios,
+		       const geometry& geo, const std::optional<z3::expr>& value)
+{
+	z3::context& ctx = t.front().ctx();
+	const std::size_t n = geo.cont_ptes;
+	const z3::expr zero = ctx.bv_val(0, 64);
+	z3::expr rules = ctx.bool_val(true);
+	for (std::size_t first = 0; first + n <= t.size(); first += n)
+		rules = rules && hugepage_as_left(t, first, n, folios, geo);
+	const z3::expr& e = t[c.index];
+	switch (c.kind) {
+	case call_kind::huge_ptep_get:
+		return rules;
+	case call_kind::huge_ptep_get_and_clear:	// unmap (present), mremap (anything but none)
+		return rules && e != zero;
+	case call_kind::huge_ptep_clear_flush:	// migration, a copy on write: a present hugepage
+	case call_kind::huge_ptep_modify_prot_start:	// mprotect: a present one
+		return rules && pte_present(e);
+	case call_kind::huge_pte_clear:	// unmap: a non-present one
+		return rules && !pte_present(e) && e != zero;
+	case call_kind::huge_ptep_set_wrprotect:	// fork: a valid writable one
+		return rules && pte_valid(e) && pte_write(e);
+	case call_kind::set_huge_pte_at: {	// a fault or a marker into none; migration's entry and its undo
+		const z3::expr& v = needs_value(c, value);
+		return rules && !pte_present(e) && hugepage_value(v, n, folios, geo);
+	}
+	case call_kind::huge_ptep_modify_prot_commit: {	// over what its start cleared
+		const z3::expr& v = needs_value(c, value);
+		return rules && e == zero && pte_present(v) && hugepage_value(v, n, folios, geo);
+	}
+	case call_kind::huge_ptep_set_access_flags: {	// a fault on a valid hugepage
+		const z3::expr& v = needs_value(c, value);
+		return rules && access_flags_rules(c, t, geo, v) && dirty_writable_is_hw_dirty(v);
+	}
+	default:
+		return rules;
+	}
+}
+
 } // namespace
 
 z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::vector<folio_extent>& folios,
@@ -125,6 +228,8 @@ z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::
 			rules = rules && !pte_present(t[c.index + j]) && t[c.index + j] != ctx.bv_val(0, 64);
 		return rules;
 	default:
+		if (is_hugetlb_call(c.kind))
+			return hugetlb_rules(c, t, folios, geo, value);
 		return rules;
 	}
 }
@@ -207,9 +312,9 @@ sym_perms asked_of(const call& c, std::size_t p, const z3::expr& before, const s
 		return was;
 	if (semantics_of(c).maps && value)
 		return perms_of(*value);
-	if (c.kind == call_kind::wrprotect_ptes)
+	if (c.kind == call_kind::wrprotect_ptes || c.kind == call_kind::huge_ptep_set_wrprotect)
 		was.write = before.ctx().bool_val(false);
-	if (c.kind == call_kind::ptep_set_access_flags && value)
+	if ((c.kind == call_kind::ptep_set_access_flags || c.kind == call_kind::huge_ptep_set_access_flags) && value)
 		was.write = was.write || (was.read && perms_of(*value).write);
 	return was;
 }
@@ -311,7 +416,7 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 	for (std::size_t p = 0; p < t.size(); p++)
 		granted = granted && grants_within(t[p], asked_of(c, p, q[p], value));
 	claims.push_back({property::permission, granted, {}});
-	if (c.kind == call_kind::ptep_set_access_flags && value)
+	if ((c.kind == call_kind::ptep_set_access_flags || c.kind == call_kind::huge_ptep_set_access_flags) && value)
 		claims.push_back({property::progress, grants_the_access(t[c.index], *value, c.flags != 0), {}});
 
 	const sym_flags rf = reported_flags(st.result, q[c.index]);
@@ -324,12 +429,32 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 		claims.push_back({property::per_call, led.per_call, {}});
 	if (sem.reports && st.result.pte)
 		claims.push_back({property::precise, precise_report(st, w, at_begin), {}});
+	// A hugetlb call that takes a hugepage out leaves every entry of it
+	// none (the checker's judge_hugepage_cleared).
+	if (is_hugetlb_call(c.kind) && sem.unmaps) {
+		z3::expr cleared = ctx.bool_val(true);
+		for (std::size_t p = c.index; p < end; p++)
+			cleared = cleared && t[p] == ctx.bv_val(0, 64);
+		claims.push_back({property::mapping, cleared, {}});
+	}
 	if (sem.batch) {
 		z3::expr took = ctx.bool_val(true);
 		sym_flags acc = no_flags(ctx);
+		// A batch's entries are present (caller_rules); a hugepage's
+		// may be none or non-present, and only the present ones count, as
+		// the checker judges it.
+		const bool huge = is_hugetlb_call(c.kind);
 		for (std::size_t p = c.index; p < end; p++) {
-			took = took && !pte_present(t[p]) && pte_present(st.taken[p]);
-			acc = acc | own_flags(st.taken[p]);
+			const z3::expr cleared = !pte_present(t[p]) && pte_present(st.taken[p]);
+			const sym_flags own = own_flags(st.taken[p]);
+			if (!huge) {
+				took = took && cleared;
+				acc = acc | own;
+				continue;
+			}
+			const z3::expr was = pte_present(q[p]);
+			took = took && z3::implies(was, cleared);
+			acc = acc | sym_flags{was && own.y, was && own.d};
 		}
 		claims.push_back({property::batch_or, took && flags_equal(rf, acc), {}});
 	}
@@ -340,6 +465,12 @@ ledger_state call_claims(const sym_step& st, const sym_world& w, const ledger_st
 	for (std::size_t first = 0; first < t.size(); first += geo.cont_ptes) {
 		claims.push_back({property::well_formed, run_well_formed(t, geo, first), {}});
 		if (invariant) {
+			// A hugetlb call leaves every hugepage as the callers expect
+			// the next one to find it (hugetlb_rules): the hugetlb part of
+			// the invariant.
+			if (is_hugetlb_call(c.kind))
+				claims.push_back({property::well_formed,
+						  hugepage_as_left(t, first, geo.cont_ptes, w.folios, geo), {}, true});
 			claims.push_back({property::well_formed, run_whole(t, geo, first), {}, true});
 			claims.push_back({property::well_formed, run_writable_by_dbm(t, geo, first), {}, true});
 			claims.push_back({property::well_formed, run_prot_none_block(t, geo, first, w.folios), {}, true});

@@ -66,7 +66,19 @@ ledger_state read_off(const std::vector<z3::expr>& t, const geometry& geo);
 //     fault (flags 1) asks for write and dirty (pte_mkdirty, and
 //     pte_mkwrite when do_wp_page reuses the page): DBM set, RDONLY clear,
 //     software dirty set; no fault takes write away;
-//   a read, a fold or an unfold test: nothing.
+//   a read, a fold or an unfold test: nothing;
+//   a hugetlb call (the hugetlb callers, mm/hugetlb_callers.h): the table
+//     is a hugetlb VMA's, every CONT_PTE hugepage of it none, one
+//     non-present value in every entry, or its hugetlb folio's pages with
+//     CONT (valid or PROT_NONE, one set of attributes and write
+//     permission, young and dirty per entry); huge_ptep_get_and_clear takes
+//     any but none (unmap, mremap), huge_ptep_clear_flush and mprotect's
+//     start a present one, huge_pte_clear a non-present one, fork's
+//     wrprotect a valid writable one; set_huge_pte_at writes over a
+//     hugepage that is not present (none, or a migration entry it
+//     replaces) a value of its folio with CONT or a non-present one;
+//     mprotect's commit over none, a present such value; a fault's
+//     huge_ptep_set_access_flags as ptep_set_access_flags' rule says.
 z3::expr caller_rules(const call& c, const std::vector<z3::expr>& t, const std::vector<folio_extent>& folios,
 		      const geometry& geo, const std::optional<z3::expr>& value);
 

@@ -328,7 +328,8 @@ void settlement::settle_pages(call_ledger& out) const
 
 // The flags the call brings itself (checker::add_call_set_flags): a
 // mapping call's present value brings its young and dirty to each page
-// of its range, that page's own; ptep_set_access_flags' value brings
+// of its range, that page's own; ptep_set_access_flags' value (and its
+// hugetlb twin's) brings
 // its flags to the entry's unit at the end -- every valid page of the
 // run when the entry is CONT then, the entry's page otherwise.  They
 // are pending from the call's end on, so they must show there.
@@ -341,7 +342,7 @@ void settlement::bring(call_ledger& out)
 		for (std::size_t p = c_.index; p < range_end(c_) && p < n_; p++)
 			brought_[p] = {land(present, o.y), land(present, o.d)};
 	}
-	if (value_ && c_.kind == call_kind::ptep_set_access_flags) {
+	if (value_ && (c_.kind == call_kind::ptep_set_access_flags || c_.kind == call_kind::huge_ptep_set_access_flags)) {
 		const sym_flags o = own_flags(*value_);
 		const z3::expr mapped = valid(t_[c_.index]);
 		const z3::expr cont = land(mapped, pte_cont(t_[c_.index]));

@@ -38,7 +38,7 @@ std::string obligation_family::name(granule g) const
 bool obligation_family::applies_to(const strategy& s) const
 {
 	return (!needs_hint || s.has_batch_hint()) &&
-	       std::all_of(needs.begin(), needs.end(), [&](call_kind k) { return s.implements(k); });
+	       std::all_of(needs.begin(), needs.end(), [&](call_kind k) { return s.implements_symbolic(k); });
 }
 
 const obligation_family* family_of(const proof_result& r)

@@ -36,6 +36,13 @@
 //               returned exactly their OR
 //   progress:   after ptep_set_access_flags the entry grants the access to a
 //               walker that reads it alone (grants_the_access)
+//   mapping:    a hugetlb call that takes a hugepage out leaves every entry
+//               of it none
+// The hugetlb calls (step/huge_*) start from tables whose runs are
+// CONT_PTE hugepages as the hugetlb callers leave them (claims.h,
+// caller_rules), call on either hugepage, and claim at the end that every
+// hugepage is so again: the hugetlb part of the invariant, inductive over
+// them as the rest is over the contpte calls.
 // (shape), (ledger) and (reportable) are the invariant again, so it is
 // inductive over C; the empty table satisfies it.  The ledger at C's begin
 // is read off the table (read_off): every flag shown is pending, nothing
@@ -92,7 +99,7 @@ std::vector<unsigned> flag_sets(call_kind k)
 {
 	if (k == call_kind::clear_young_dirty_ptes)
 		return {CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY, CYDP_CLEAR_YOUNG};
-	if (k == call_kind::ptep_set_access_flags)
+	if (k == call_kind::ptep_set_access_flags || k == call_kind::huge_ptep_set_access_flags)
 		return {0u, 1u};
 	return {0u};
 }
@@ -107,6 +114,22 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 	// The entries or ranges: with o.range_nr set, that one (a one-entry
 	// call takes its first entry).
 	std::vector<std::pair<std::size_t, std::size_t>> spans;
+	if (k == call_kind::flush_hugetlb_tlb_range) {
+		// Either hugepage, or both; c.flags is the hugepages' size.
+		for (const auto& [i, e] : {std::pair{std::size_t{0}, c}, std::pair{c, 2 * c}, std::pair{std::size_t{0}, 2 * c}})
+			out.push_back(call{k, i, e - i, false, 0, static_cast<unsigned>(c)});
+		return out;
+	}
+	if (is_hugetlb_call(k)) {
+		// A hugetlb call takes a whole CONT_PTE hugepage, either of the
+		// two (huge_ptep_get names its first entry).
+		for (std::size_t first : {std::size_t{0}, c})
+			spans.emplace_back(first, first + (takes_hugepage(k) ? c : 1));
+		for (unsigned flags : flag_sets(k))
+			for (const auto& [i, e] : spans)
+				out.push_back(call{k, i, e - i, false, 0, flags});
+		return out;
+	}
 	if (takes_nr(k))
 		spans = batch_ranges(c, o);
 	else if (o.range_nr > 0)
@@ -190,7 +213,8 @@ void prove_step(obligation_run& run, call_kind kind)
 	}
 	r.detail += fmt::format("{} calls ({}) from two runs satisfying the invariant, any number of hw events per gap",
 			       calls.size(),
-			       takes_nr(kind)	? ranges_note(c, run.o)
+			       is_hugetlb_call(kind) ? "each of the two hugepages"
+			       : takes_nr(kind)	     ? ranges_note(c, run.o)
 			       : run.o.quick	? "quick: entries 0, c-1, c"
 						: "each run edge, its neighbours and a middle");
 	if (whole.verdict == proof_verdict::refuted && r.verdict == proof_verdict::proved) {
@@ -223,7 +247,10 @@ std::vector<obligation_family> step_families()
 			    get_and_clear_full_ptes, clear_full_ptes, clear_non_present_ptes, contpte_try_fold,
 			    contpte_try_unfold, wrprotect_ptes, modify_prot_start_ptes, ptep_test_and_clear_young,
 			    ptep_clear_flush_young, test_and_clear_young_ptes, clear_flush_young_ptes,
-			    clear_young_dirty_ptes, set_ptes, ptep_set_access_flags, modify_prot_commit_ptes}) {
+			    clear_young_dirty_ptes, set_ptes, ptep_set_access_flags, modify_prot_commit_ptes, huge_ptep_get,
+			    huge_ptep_get_and_clear, huge_ptep_clear_flush, set_huge_pte_at, huge_pte_clear,
+			    huge_ptep_set_access_flags, huge_ptep_set_wrprotect, huge_ptep_modify_prot_start,
+			    huge_ptep_modify_prot_commit, flush_hugetlb_tlb_range}) {
 		call probe;
 		probe.kind = k;
 		const call_semantics sem = semantics_of(probe);
@@ -240,19 +267,32 @@ std::vector<obligation_family> step_families()
 		// before-make against the TLB, the store's run misprogrammed
 		// nowhere) and of every run at its end: all the checker judges.
 		sc.properties = {property::isolation, property::no_loss, property::well_formed, property::precise};
+		// The range flush's well-formed is what it leaves in the TLBs;
+		// a step starts from TLBs that hold what the table maps, so it
+		// cannot see a stale translation the flush should have dropped:
+		// that part stays the sampled checker's (judge_range_flushed).
+		if (k == flush_hugetlb_tlb_range)
+			std::erase(sc.properties, property::well_formed);
 		if (sem.reports)
 			sc.properties.push_back(property::per_call);
 		if (sem.batch)
 			sc.properties.push_back(property::batch_or);
 		// progress is judged at the call's end, where step/ claims it.
-		if (k == ptep_set_access_flags)
+		if (k == ptep_set_access_flags || k == huge_ptep_set_access_flags)
 			sc.properties.push_back(property::progress);
+		// A hugetlb call that takes a hugepage out leaves it none: the
+		// part of mapping the checker asks of it at its end.
+		if (is_hugetlb_call(k) && sem.unmaps)
+			sc.properties.push_back(property::mapping);
 		sc.calls = {k};
 		sc.tables = fmt::format("every table of two runs satisfying the invariant of reachable tables, "
 					"under the caller's rules for the call, {}",
-					takes_nr(k) ? "over the ranges that start and end at a run edge, next to it or "
-						      "inside (every range with --every-range at CONT_PTES 16 and 32)"
-						    : "at each run edge, its neighbours and a middle");
+					is_hugetlb_call(k) ? "each run a CONT_PTE hugepage as the hugetlb callers leave one "
+							     "(none, one non-present value, or its hugetlb folio's pages "
+							     "with CONT), on either hugepage"
+					: takes_nr(k)	   ? "over the ranges that start and end at a run edge, next to it or "
+							     "inside (every range with --every-range at CONT_PTES 16 and 32)"
+							   : "at each run edge, its neighbours and a middle");
 		if (passes_value(k))
 			sc.tables += ", with every value the caller's rule lets it pass";
 		sc.from_invariant = true;
