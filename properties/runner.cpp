@@ -346,10 +346,9 @@ sampled_counterexample replay_failure(strategy& s, property p, const run_options
 }
 
 // Two sweeps' results as one, with the cases, calls and judgements of
-// both: the kernel sweep's failure; else the core sweep's verdict with the
+// both: the later sweep's failure, named `later`; else the earlier's verdict with the
 // edges both met, exercised when either was.
-property_result merged(const property_result& core, const property_result& kernel,
-		       std::string_view later = "kernel")
+property_result merged(const property_result& core, const property_result& kernel, std::string_view later)
 {
 	const bool failed = kernel.v == verdict::fails;
 	property_result out = failed ? kernel : core;
@@ -522,57 +521,43 @@ std::vector<property_result> sweep_together(strategy& s, const std::vector<prope
 
 } // namespace
 
-std::vector<property_result> run_properties(strategy& s, const std::vector<property>& ps, const run_options& o)
+namespace {
+
+// A later sweep (options `later`, named `label`) over the properties of out
+// that neither failed nor are n/a -- n/a is the strategy's, the same in
+// every sweep -- merged into out.
+void then_sweep(strategy& s, const std::vector<property>& ps, std::vector<property_result>& out,
+		const run_options& later, std::string_view label)
 {
-	if (o.sweep == run_options::sweeps::all) {
-		run_options two = o;
-		two.sweep = run_options::sweeps::both;
-		std::vector<property_result> out = run_properties(s, ps, two);
-		if (!s.implements(call_kind::set_huge_pte_at) || !s.implements(call_kind::huge_ptep_get))
-			return out;
-		std::vector<property> again;
-		std::vector<std::size_t> at;
-		for (std::size_t k = 0; k < ps.size(); k++)
-			if (out[k].v != verdict::fails) {
-				again.push_back(ps[k]);
-				at.push_back(k);
-			}
-		run_options h = sweep_options(o, run_options::sweeps::hugetlb);
-		h.cases = hugetlb_cases(o.cases);
-		const std::vector<property_result> huge = sweep_together(s, again, h);
-		for (std::size_t i = 0; i < again.size(); i++) {
-			property_result& r = out[at[i]];
-			if (r.v == verdict::not_applicable) {
-				// lockless, say: n/a for contpte stays n/a unless the
-				// hugetlb sweep could judge it.
-				if (huge[i].v == verdict::not_applicable)
-					continue;
-				r = huge[i];
-				if (r.v == verdict::fails)
-					r.ce.sweep = "hugetlb";
-				continue;
-			}
-			r = merged(r, huge[i], "hugetlb");
-		}
-		return out;
-	}
-	if (o.sweep != run_options::sweeps::both)
-		return sweep_together(s, ps, sweep_options(o, o.sweep));
-	std::vector<property_result> out = sweep_together(s, ps, sweep_options(o, run_options::sweeps::core));
 	std::vector<property> again;
 	std::vector<std::size_t> at;
-	for (std::size_t k = 0; k < ps.size(); k++) {
-		if (out[k].v == verdict::fails)
-			out[k].ce.sweep = "core";
-		else if (out[k].v != verdict::not_applicable) {
+	for (std::size_t k = 0; k < ps.size(); k++)
+		if (out[k].v != verdict::fails && out[k].v != verdict::not_applicable) {
 			again.push_back(ps[k]);
 			at.push_back(k);
 		}
-	}
-	const std::vector<property_result> kernel =
-		sweep_together(s, again, sweep_options(o, run_options::sweeps::kernel));
+	const std::vector<property_result> rs = sweep_together(s, again, later);
 	for (std::size_t i = 0; i < again.size(); i++)
-		out[at[i]] = merged(out[at[i]], kernel[i]);
+		out[at[i]] = merged(out[at[i]], rs[i], label);
+}
+
+} // namespace
+
+std::vector<property_result> run_properties(strategy& s, const std::vector<property>& ps, const run_options& o)
+{
+	if (o.sweep != run_options::sweeps::both && o.sweep != run_options::sweeps::all)
+		return sweep_together(s, ps, sweep_options(o, o.sweep));
+	std::vector<property_result> out = sweep_together(s, ps, sweep_options(o, run_options::sweeps::core));
+	for (property_result& r : out)
+		if (r.v == verdict::fails)
+			r.ce.sweep = "core";
+	then_sweep(s, ps, out, sweep_options(o, run_options::sweeps::kernel), "kernel");
+	if (o.sweep == run_options::sweeps::all && s.implements(call_kind::set_huge_pte_at) &&
+	    s.implements(call_kind::huge_ptep_get)) {
+		run_options h = sweep_options(o, run_options::sweeps::hugetlb);
+		h.cases = hugetlb_cases(o.cases);
+		then_sweep(s, ps, out, h, "hugetlb");
+	}
 	return out;
 }
 

@@ -125,12 +125,7 @@ std::vector<call> step_calls(call_kind k, std::size_t c, const prove_options& o)
 		// two (huge_ptep_get names its first entry).
 		for (std::size_t first : {std::size_t{0}, c})
 			spans.emplace_back(first, first + (takes_hugepage(k) ? c : 1));
-		for (unsigned flags : flag_sets(k))
-			for (const auto& [i, e] : spans)
-				out.push_back(call{k, i, e - i, false, 0, flags});
-		return out;
-	}
-	if (takes_nr(k))
+	} else if (takes_nr(k))
 		spans = batch_ranges(c, o);
 	else if (o.range_nr > 0)
 		spans = {{o.range_first, o.range_first + 1}};

@@ -12,13 +12,21 @@
 namespace ptespec {
 namespace {
 
-run_options hugetlb_sweep(std::uint64_t seed, std::uint64_t cases)
+run_options hugetlb_sweep(std::uint64_t seed, int cases)
 {
 	run_options o;
 	o.seed = seed;
 	o.cases = cases;
 	o.sweep = run_options::sweeps::hugetlb;
 	return o;
+}
+
+// The same cases in the core sweep, which makes no hugetlb call.
+verdict in_the_core_sweep(strategy& s, property p)
+{
+	run_options core = hugetlb_sweep(1, 2000);
+	core.sweep = run_options::sweeps::core;
+	return run_property(s, p, core).v;
 }
 
 TEST(hugetlb_sweep, mainline_holds_every_property)
@@ -46,9 +54,7 @@ TEST(hugetlb_sweep, the_get_and_clear_before_the_2025_fix_fails_mapping_through_
 	EXPECT_NE(r.ce.v.message.find("should all be none"), std::string::npos) << ce;
 	EXPECT_NE(ce.find("hugetlb mremap"), std::string::npos) << ce;
 	EXPECT_NE(ce.find("hugetlb migration"), std::string::npos) << ce;
-	run_options core = hugetlb_sweep(1, 2000);
-	core.sweep = run_options::sweeps::core;
-	EXPECT_EQ(run_property(*s, property::mapping, core).v, verdict::holds);
+	EXPECT_EQ(in_the_core_sweep(*s, property::mapping), verdict::holds);
 }
 
 // huge_ptep_get of entry 0 alone: an access the MMU recorded in another
@@ -60,9 +66,7 @@ TEST(hugetlb_sweep, a_get_of_the_first_entry_only_fails_per_call)
 	const property_result r = run_property(*s, property::per_call, hugetlb_sweep(1, 2000));
 	ASSERT_EQ(r.v, verdict::fails) << format_counterexample(r);
 	EXPECT_NE(r.ce.v.message.find("huge_ptep_get("), std::string::npos) << format_counterexample(r);
-	run_options core = hugetlb_sweep(1, 2000);
-	core.sweep = run_options::sweeps::core;
-	EXPECT_EQ(run_property(*s, property::per_call, core).v, verdict::holds);
+	EXPECT_EQ(in_the_core_sweep(*s, property::per_call), verdict::holds);
 }
 
 // hugetlb's mprotect clears each hugepage and writes it back with the new
