@@ -95,10 +95,12 @@ PTESPEC_OWN_CALL(batch_full, c.index, c.nr, c.full)
 PTESPEC_OWN_CALL(batch_flags, c.index, c.nr, c.flags)
 PTESPEC_OWN_CALL(range, c.index, c.nr)
 PTESPEC_OWN_CALL(range_value, c.index, call_argument(m, c), c.nr)
-PTESPEC_OWN_CALL(huge, c.index, std::uint64_t{c.nr})
-PTESPEC_OWN_CALL(huge_value, c.index, call_argument(m, c), std::uint64_t{c.nr})
-PTESPEC_OWN_CALL(huge_value_dirty, c.index, call_argument(m, c), c.flags != 0, std::uint64_t{c.nr})
-PTESPEC_OWN_CALL(huge_range, c.index, c.nr, std::uint64_t{c.flags})
+// A hugetlb call's c.nr (huge_range's c.flags) counts the hugepage's
+// entries in the call's table; the strategy is given its size in pages.
+PTESPEC_OWN_CALL(huge, c.index, c.nr * m.geo().entry_pages())
+PTESPEC_OWN_CALL(huge_value, c.index, call_argument(m, c), c.nr * m.geo().entry_pages())
+PTESPEC_OWN_CALL(huge_value_dirty, c.index, call_argument(m, c), c.flags != 0, c.nr * m.geo().entry_pages())
+PTESPEC_OWN_CALL(huge_range, c.index, c.nr, c.flags * m.geo().entry_pages())
 #undef PTESPEC_OWN_CALL
 
 // Core-mm's generic test_and_clear_young_ptes / clear_flush_young_ptes

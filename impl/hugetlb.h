@@ -62,8 +62,21 @@ struct hugetlb_ops : pte_primitives<M, Self> {
 		return pte;
 	}
 
-	// The break of break-before-make: leaf entries only, one TLBI per entry.
-	void flush_contig(M& m, std::size_t i, const contig& c) { m.flush_tlb_range(i, c.entries); }
+	// A flush of the hugepage's entries at the level a stride of what one
+	// entry maps names (hugetlb_flush_level).
+	static unsigned level_hint(M& m, std::uint64_t stride_pages)
+	{
+		const int level = hugetlb_flush_level(m.geo(), stride_pages);
+		return level >= 0 ? flush_level(static_cast<unsigned>(level)) : 0u;
+	}
+
+	// The break of break-before-make: leaf entries only, one TLBI per
+	// entry, named by the entry's size (none for a page, level 2 for a
+	// PMD block).
+	void flush_contig(M& m, std::size_t i, const contig& c)
+	{
+		m.flush_tlb_range(i, c.entries, level_hint(m, c.entry_pages));
+	}
 
 	W get_clear_contig_flush(M& m, std::size_t i, const contig& c)
 	{
@@ -161,12 +174,11 @@ struct hugetlb_ops : pte_primitives<M, Self> {
 		self().set_huge_pte_at(m, i, pte, pages);
 	}
 
-	// The range's translations, one TLBI per entry at the level its
-	// entries sit (a CONT_PTE hugepage's: a pte's, 3).
+	// The range's translations, one TLBI per entry at the level the
+	// hugepage's size names: 3 for a CONT_PTE hugepage, 2 for a CONT_PMD.
 	void flush_hugetlb_tlb_range(M& m, std::size_t i, std::size_t nr, std::uint64_t pages)
 	{
-		(void)pages;
-		m.flush_tlb_range(i, nr, flush_level(3));
+		m.flush_tlb_range(i, nr, level_hint(m, pages));
 	}
 };
 

@@ -100,15 +100,17 @@ int answer_folio(const std::vector<folio_extent>& folios, std::uint64_t pfn, std
 
 // ptespec_host::flush on machine M (the concrete one or the proofs'): the
 // shim's flags as the model's flush flags.  The shim's last-level hint
-// changes nothing the model holds (it keeps no walk caches); a level hint
-// is recorded only when it is not a pte's (flush_level).
+// changes nothing the model holds (it keeps no walk caches); the stride,
+// in pages, becomes one in the table's entries.
 template <class M>
 void flush_on(M& m, int kind, std::size_t first, std::size_t nr, unsigned flags)
 {
 	const int level = PTESPEC_FLUSH_LEVEL_OF(flags);
+	const unsigned order = m.geo().entry_shift - m.geo().page_shift;
+	const unsigned stride = PTESPEC_FLUSH_STRIDE_OF(flags);
 	const unsigned f = ((flags & PTESPEC_FLUSH_LOCAL) ? flush_local : 0u) |
 			   ((flags & PTESPEC_FLUSH_NOSYNC) ? flush_nosync : 0u) |
-			   flush_stride(PTESPEC_FLUSH_STRIDE_OF(flags)) |
+			   flush_stride(stride > order ? stride - order : 0u) |
 			   (level >= 0 ? flush_level(static_cast<unsigned>(level)) : 0u);
 	if (kind == PTESPEC_FLUSH_PAGE)
 		m.flush_tlb_page(first, f);
@@ -123,7 +125,7 @@ void flush_on(M& m, int kind, std::size_t first, std::size_t nr, unsigned flags)
 template <class M>
 void issue_tlbi(M& m, tlbi_queue& q, const char* op, std::uint64_t operand)
 {
-	const std::optional<tlbi_effect> e = decode_tlbi(op, operand, m.geo().page_shift, m.size());
+	const std::optional<tlbi_effect> e = decode_tlbi(op, operand, m.geo().page_shift, m.size(), m.geo().entry_shift);
 	if (!e)
 		throw usage_error(fmt::format("--kernel: the tree issues TLBI {}, which ptespec does not model "
 					      "(expected an EL1 invalidation by VA, range, ASID or all)",
@@ -595,7 +597,7 @@ private:
 		const ptespec_kernel_module& k = *mods_[static_cast<std::size_t>(m.geo().gran)].k;
 		session<M> s{m, c, 256 * (m.size() + 16)};
 		const ptespec_host h = s.host();
-		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
+		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size(), m.geo().entry_shift};
 		const rebind guard{k, k.bind(&b)};
 
 		call_result r;
@@ -621,7 +623,7 @@ private:
 		const ptespec_kernel_module& k = *sym_[static_cast<std::size_t>(m.geo().gran)].k;
 		sym_session s{m, c, 256 * (m.size() + 16), 0, {}, 0, {}, {}};
 		const ptespec_host h = s.host();
-		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size()};
+		const ptespec_binding b{&h, shadow.table(m.size(), m.geo().cont_ptes), m.size(), m.geo().entry_shift};
 		const rebind guard{k, k.bind(&b)};
 
 		sym_call_result r;
@@ -683,7 +685,7 @@ module open_module(const tree& t, const fs::path& file, granule g, bool symbolic
 					      "remove it)",
 					      t.dir.string(), file.string(), PTESPEC_KERNEL_ENTRY_NAME));
 	mod.k = reinterpret_cast<entry_fn>(sym)();
-	const geometry geo = geometry::of(g);
+	const geometry geo = geometry::of(g);	// the module's pte geometry, whichever table a call is on
 	if (!mod.k || mod.k->abi != PTESPEC_KERNEL_ABI)
 		throw usage_error(fmt::format("--kernel '{}': the built module {} speaks another module ABI; remove "
 					      "it from the cache",

@@ -63,8 +63,9 @@ std::optional<op_shape> shape_of(std::string_view op)
 } // namespace
 
 std::optional<tlbi_effect> decode_tlbi(std::string_view op, std::uint64_t operand, unsigned page_shift,
-				       std::size_t entries)
+				       std::size_t entries, unsigned entry_shift)
 {
+	const unsigned order = entry_shift > page_shift ? entry_shift - page_shift : 0;	// pages per entry, log2
 	const std::optional<op_shape> shape = shape_of(op);
 	if (!shape)
 		return std::nullopt;
@@ -105,15 +106,17 @@ std::optional<tlbi_effect> decode_tlbi(std::string_view op, std::uint64_t operan
 	}
 	// The table's pages are those from PTESPEC_VA_BASE; what falls outside
 	// it invalidates nothing the model holds.
+	// An entry is reached when the TLBI names any page of it.
 	const std::uint64_t base = PTESPEC_VA_BASE >> page_shift;
 	const std::uint64_t lo = first_page < base ? base : first_page;
 	const std::uint64_t hi = first_page + pages < first_page ? ~0ULL : first_page + pages;
-	if (hi <= lo || lo - base >= entries) {
+	if (hi <= lo || ((lo - base) >> order) >= entries) {
 		e.reaches_nothing = true;
 		return e;
 	}
-	e.first = static_cast<std::size_t>(lo - base);
-	e.nr = static_cast<std::size_t>(std::min<std::uint64_t>(hi - lo, entries - e.first));
+	e.first = static_cast<std::size_t>((lo - base) >> order);
+	const std::uint64_t last = (hi - 1 - base) >> order;
+	e.nr = static_cast<std::size_t>(std::min<std::uint64_t>(last - e.first + 1, entries - e.first));
 	if (e.kind == PTESPEC_FLUSH_RANGE && e.nr == 1)
 		e.kind = PTESPEC_FLUSH_PAGE;
 	return e;

@@ -40,19 +40,21 @@
 
 namespace ptespec::kernel {
 
-// One TLBI, decoded against a table of `entries` pages of 2^page_shift bytes
-// at PTESPEC_VA_BASE.
+// One TLBI, decoded against a table of `entries` entries at PTESPEC_VA_BASE,
+// each mapping 2^entry_shift bytes (pages of 2^page_shift bytes in a pte
+// table, PMD blocks in a pmd table).
 struct tlbi_effect {
 	int kind = PTESPEC_FLUSH_PAGE;	// enum ptespec_flush_kind
-	std::size_t first = 0, nr = 0;	// the pages of the table it reaches
+	std::size_t first = 0, nr = 0;	// the entries of the table it reaches
 	unsigned flags = 0;	// PTESPEC_FLUSH_* (local, last level, level hint)
 	bool reaches_nothing = false;	// another ASID, granule or regime, or outside the table
 };
 
 // The effect of TLBI `op` with `operand`; nullopt for a name this decoder
 // does not know (the caller refuses the tree).
+// entry_shift 0 is page_shift.
 std::optional<tlbi_effect> decode_tlbi(std::string_view op, std::uint64_t operand, unsigned page_shift,
-				       std::size_t entries);
+				       std::size_t entries, unsigned entry_shift = 0);
 
 // Whether DSB option `option` (enum ptespec_dsb) waits for broadcast TLBIs,
 // and for the CPU's own.

@@ -10,15 +10,20 @@ std::optional<std::uint64_t> read_hugepage(call_sink& s, std::size_t first)
 	return *r->pte;
 }
 
-void hugetlb_fault(call_sink& s, std::size_t first, std::uint64_t pages, std::uint64_t pte)
+std::uint64_t arch_make_huge_pte(const geometry& geo, std::uint64_t pte)
+{
+	return pte_mkcont(geo.pmd_table() ? pte & ~PTE_TYPE : pte);
+}
+
+void hugetlb_fault(call_sink& s, std::size_t first, std::size_t entries, std::uint64_t pte, const geometry& geo)
 {
 	const std::optional<std::uint64_t> v = read_hugepage(s, first);
 	if (!v || !pte_none(*v))
 		return;
-	s.run({call_kind::set_huge_pte_at, first, pages, false, pte_mkcont(pte), 0});
+	s.run({call_kind::set_huge_pte_at, first, entries, false, arch_make_huge_pte(geo, pte), 0});
 }
 
-void hugetlb_access(call_sink& s, std::size_t first, std::uint64_t pages, bool write, bool reuse)
+void hugetlb_access(call_sink& s, std::size_t first, std::size_t entries, bool write, bool reuse)
 {
 	const std::optional<std::uint64_t> v = read_hugepage(s, first);
 	if (!v || !pte_valid(*v))
@@ -31,24 +36,24 @@ void hugetlb_access(call_sink& s, std::size_t first, std::uint64_t pages, bool w
 		entry = pte_mkwrite(entry);
 	if (write)
 		entry = pte_mkdirty(entry);
-	s.run({call_kind::huge_ptep_set_access_flags, first, pages, false, entry, write ? 1u : 0u});
+	s.run({call_kind::huge_ptep_set_access_flags, first, entries, false, entry, write ? 1u : 0u});
 }
 
-void unmap_hugepage_range(call_sink& s, std::size_t first, std::size_t last, std::uint64_t pages)
+void unmap_hugepage_range(call_sink& s, std::size_t first, std::size_t last, std::size_t entries)
 {
 	bool flush = false;
-	for (std::size_t i = first; i + pages <= last; i += pages) {
+	for (std::size_t i = first; i + entries <= last; i += entries) {
 		const std::optional<std::uint64_t> v = read_hugepage(s, i);
 		if (!v)
 			return;
 		if (pte_none(*v))
 			continue;
 		if (!pte_present(*v)) {
-			if (!s.run({call_kind::huge_pte_clear, i, pages, false, 0, 0}))
+			if (!s.run({call_kind::huge_pte_clear, i, entries, false, 0, 0}))
 				return;
 			continue;
 		}
-		if (!s.run({call_kind::huge_ptep_get_and_clear, i, pages, false, 0, 0}))
+		if (!s.run({call_kind::huge_ptep_get_and_clear, i, entries, false, 0, 0}))
 			return;
 		flush = true;
 	}
@@ -56,32 +61,32 @@ void unmap_hugepage_range(call_sink& s, std::size_t first, std::size_t last, std
 		s.flush_range(first, last - first);
 }
 
-void copy_hugetlb_page_range(call_sink& s, std::size_t first, std::size_t last, std::uint64_t pages)
+void copy_hugetlb_page_range(call_sink& s, std::size_t first, std::size_t last, std::size_t entries)
 {
-	for (std::size_t i = first; i + pages <= last; i += pages) {
+	for (std::size_t i = first; i + entries <= last; i += entries) {
 		const std::optional<std::uint64_t> v = read_hugepage(s, i);
 		if (!v)
 			return;
 		if (pte_present(*v) && pte_write(*v) &&
-		    !s.run({call_kind::huge_ptep_set_wrprotect, i, pages, false, 0, 0}))
+		    !s.run({call_kind::huge_ptep_set_wrprotect, i, entries, false, 0, 0}))
 			return;
 	}
 }
 
-void hugetlb_change_protection(call_sink& s, std::size_t first, std::size_t last, std::uint64_t pages,
+void hugetlb_change_protection(call_sink& s, std::size_t first, std::size_t last, std::size_t entries,
 			       std::uint64_t newprot, const geometry& geo, unsigned phys_bits)
 {
-	for (std::size_t i = first; i + pages <= last; i += pages) {
+	for (std::size_t i = first; i + entries <= last; i += entries) {
 		const std::optional<std::uint64_t> v = read_hugepage(s, i);
 		if (!v)
 			return;
 		if (pte_present(*v)) {
 			const std::optional<call_result> old =
-				s.run({call_kind::huge_ptep_modify_prot_start, i, pages, false, 0, 0});
+				s.run({call_kind::huge_ptep_modify_prot_start, i, entries, false, 0, 0});
 			if (!old || !old->pte)
 				return;
-			const std::uint64_t pte = pte_mkcont(pte_modify(*old->pte, newprot));
-			if (!s.run({call_kind::huge_ptep_modify_prot_commit, i, pages, false, pte, 0}))
+			const std::uint64_t pte = arch_make_huge_pte(geo, pte_modify(*old->pte, newprot));
+			if (!s.run({call_kind::huge_ptep_modify_prot_commit, i, entries, false, pte, 0}))
 				return;
 			continue;
 		}
@@ -89,27 +94,27 @@ void hugetlb_change_protection(call_sink& s, std::size_t first, std::size_t last
 		if (e && e->write && !(newprot & PTE_WRITE)) {
 			migration_entry r = *e;
 			r.write = false;
-			if (!s.run({call_kind::set_huge_pte_at, i, pages, false, make_migration_entry(geo, phys_bits, r), 0}))
+			if (!s.run({call_kind::set_huge_pte_at, i, entries, false, make_migration_entry(geo, phys_bits, r), 0}))
 				return;
 		}
 	}
-	s.run({call_kind::flush_hugetlb_tlb_range, first, last - first, false, 0, static_cast<unsigned>(pages)});
+	s.run({call_kind::flush_hugetlb_tlb_range, first, last - first, false, 0, static_cast<unsigned>(entries)});
 }
 
-void hugetlb_migrate(call_sink& s, std::size_t first, std::uint64_t pages, const geometry& geo, unsigned phys_bits,
+void hugetlb_migrate(call_sink& s, std::size_t first, std::size_t entries, const geometry& geo, unsigned phys_bits,
 		     bool exclusive)
 {
 	const std::optional<std::uint64_t> v = read_hugepage(s, first);
 	if (!v || !pte_present(*v))
 		return;
-	const std::optional<call_result> old = s.run({call_kind::huge_ptep_clear_flush, first, pages, false, 0, 0});
+	const std::optional<call_result> old = s.run({call_kind::huge_ptep_clear_flush, first, entries, false, 0, 0});
 	if (!old || !old->pte)
 		return;
 	const migration_entry e = migration_entry_of(geo, *old->pte, exclusive);
-	s.run({call_kind::set_huge_pte_at, first, pages, false, make_migration_entry(geo, phys_bits, e), 0});
+	s.run({call_kind::set_huge_pte_at, first, entries, false, make_migration_entry(geo, phys_bits, e), 0});
 }
 
-void hugetlb_remove_migration(call_sink& s, std::size_t first, std::uint64_t pages, const geometry& geo,
+void hugetlb_remove_migration(call_sink& s, std::size_t first, std::size_t entries, const geometry& geo,
 			      unsigned phys_bits, std::uint64_t prot)
 {
 	const std::optional<std::uint64_t> v = read_hugepage(s, first);
@@ -118,26 +123,26 @@ void hugetlb_remove_migration(call_sink& s, std::size_t first, std::uint64_t pag
 	const std::optional<migration_entry> e = read_migration_entry(geo, phys_bits, *v);
 	if (!e)
 		return;
-	s.run({call_kind::set_huge_pte_at, first, pages, false, pte_mkcont(pte_of_migration_entry(geo, *e, prot)), 0});
+	s.run({call_kind::set_huge_pte_at, first, entries, false, arch_make_huge_pte(geo, pte_of_migration_entry(geo, *e, prot)), 0});
 }
 
-void hugetlb_uffd_wp_marker(call_sink& s, std::size_t first, std::uint64_t pages)
+void hugetlb_uffd_wp_marker(call_sink& s, std::size_t first, std::size_t entries)
 {
 	const std::optional<std::uint64_t> v = read_hugepage(s, first);
 	if (!v || !pte_none(*v))
 		return;
-	s.run({call_kind::set_huge_pte_at, first, pages, false, mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_UFFD_WP), 0});
+	s.run({call_kind::set_huge_pte_at, first, entries, false, mk_swp_entry(SWP_PTE_MARKER, PTE_MARKER_UFFD_WP), 0});
 }
 
-void move_hugepage(call_sink& s, std::size_t first, std::uint64_t pages)
+void move_hugepage(call_sink& s, std::size_t first, std::size_t entries)
 {
 	const std::optional<std::uint64_t> v = read_hugepage(s, first);
 	if (!v || pte_none(*v))
 		return;
-	if (!s.run({call_kind::huge_ptep_get_and_clear, first, pages, false, 0, 0}))
+	if (!s.run({call_kind::huge_ptep_get_and_clear, first, entries, false, 0, 0}))
 		return;
 	if (pte_present(*v))
-		s.flush_range(first, pages);
+		s.flush_range(first, entries);
 }
 
 } // namespace ptespec::mm

@@ -130,15 +130,15 @@ std::string describe(const call& c)
 	case call_kind::huge_pte_clear:
 	case call_kind::huge_ptep_set_wrprotect:
 	case call_kind::huge_ptep_modify_prot_start:
-		return fmt::format("{}(#{}, sz={} pages)", to_string(c.kind), c.index, c.nr);
+		return fmt::format("{}(#{}, hugepage of {} entries)", to_string(c.kind), c.index, c.nr);
 	case call_kind::set_huge_pte_at:
 	case call_kind::huge_ptep_modify_prot_commit:
-		return fmt::format("{}(#{}, {:#018x}, sz={} pages)", to_string(c.kind), c.index, c.pte, c.nr);
+		return fmt::format("{}(#{}, {:#018x}, hugepage of {} entries)", to_string(c.kind), c.index, c.pte, c.nr);
 	case call_kind::huge_ptep_set_access_flags:
-		return fmt::format("huge_ptep_set_access_flags(#{}, {:#018x}, dirty={}, sz={} pages)", c.index, c.pte,
+		return fmt::format("huge_ptep_set_access_flags(#{}, {:#018x}, dirty={}, hugepage of {} entries)", c.index, c.pte,
 				   c.flags, c.nr);
 	case call_kind::flush_hugetlb_tlb_range:
-		return fmt::format("flush_hugetlb_tlb_range(#{}..#{}, sz={} pages)", c.index, c.index + c.nr - 1, c.flags);
+		return fmt::format("flush_hugetlb_tlb_range(#{}..#{}, hugepages of {} entries)", c.index, c.index + c.nr - 1, c.flags);
 	default:
 		return fmt::format("{}(#{})", to_string(c.kind), c.index);
 	}

@@ -64,11 +64,12 @@ struct call {
 	std::size_t nr = 1;	// entries covered
 	bool full = false;	// the caller will clear every entry (exit)
 	std::uint64_t pte = 0;	// set_ptes / modify_prot_commit_ptes value, ptep_set_access_flags entry
-	unsigned flags = 0;	// CYDP_*, ptep_set_access_flags' dirty, or huge_range's hugepage size in pages
+	unsigned flags = 0;	// CYDP_*, ptep_set_access_flags' dirty, or huge_range's hugepage size in entries
 };
 
-// The hugetlb calls over a whole hugepage: c.nr is its size in pages, and
-// for a CONT_PTE hugepage its entries are [c.index, c.index + c.nr).
+// The hugetlb calls over a whole hugepage: its entries are [c.index,
+// c.index + c.nr) of the call's table (a pte table's CONT_PTE hugepage, a
+// pmd table's CONT_PMD one); the strategy is given its size in pages.
 constexpr bool takes_hugepage(call_kind k)
 {
 	const call_args_shape a = shape_of(k).args;

@@ -40,7 +40,7 @@ unsigned ref_flags(const table_t& t, const geometry& geo, std::size_t p)
 
 checker::checker(geometry geo, std::vector<folio_extent> folios, const table_t& initial, hardware_options hw)
 	: geo_(geo), folios_(std::move(folios)), n_(initial.size()), q_(initial),
-	  ledger_(initial.size(), geo.cont_ptes), tlb_(hw), taken_(initial.size(), 0),
+	  ledger_(initial.size(), geo.cont_ptes), tlb_(hw, geo.level), taken_(initial.size(), 0),
 	  touched_mark_(initial.size(), 0), asked_(initial.size()), consumed_by_(initial.size())
 {
 	tlb_.reset(initial);
@@ -170,7 +170,7 @@ void checker::on_primitive(const primitive_step& p, const table_t& t)
 		for (std::size_t k = p.index - p.index % geo_.cont_ptes; k < p.index + p.nr && k < n_;
 		     k += geo_.cont_ptes)
 			for (std::size_t j = k; j < k + geo_.cont_ptes && j < n_; j++)
-				if (flush_reaches(j, p.index, p.nr, p.flags)) {
+				if (flush_reaches(j, p.index, p.nr, p.flags, geo_.level)) {
 					run_flushed_at_[k / geo_.cont_ptes] = step_;
 					break;
 				}
@@ -200,7 +200,7 @@ void checker::on_hw_event(const hw_event& e, const table_t& t)
 	tlb_.store(e.landing, e.new_value);
 	cached_at_[e.landing] = step_;
 	const bool cont = pte_cont(e.old_value);
-	const std::uint64_t page_pfn = pte_pfn(e.old_value, geo_) + e.page - e.landing;
+	const std::uint64_t page_pfn = pte_pfn(e.old_value, geo_) + (e.page - e.landing) * geo_.entry_pages();
 	const long folio = folio_key(pfn_pte(page_pfn, std::uint64_t{0}, geo_));
 	note_lockless_reads(t);
 	if (in_call_) {

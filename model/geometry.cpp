@@ -11,11 +11,22 @@ namespace ptespec {
 geometry geometry::of(granule g)
 {
 	switch (g) {
-	case granule::k4: return {g, 12, cont_ptes_of(g)};
-	case granule::k16: return {g, 14, cont_ptes_of(g)};
-	case granule::k64: return {g, 16, cont_ptes_of(g)};
+	case granule::k4: return {g, 12, cont_ptes_of(g), 3, 12};
+	case granule::k16: return {g, 14, cont_ptes_of(g), 3, 14};
+	case granule::k64: return {g, 16, cont_ptes_of(g), 3, 16};
 	}
 	throw internal_error("geometry::of: unknown granule");
+}
+
+// CONT_PMDS: 16 with 4K pages, 32 with 16K and 64K.  A table page of
+// 8-byte entries, so PMD_SHIFT is page_shift + page_shift - 3.
+geometry geometry::pmd_of(granule g)
+{
+	geometry p = of(g);
+	p.cont_ptes = g == granule::k4 ? 16 : 32;
+	p.level = 2;
+	p.entry_shift = 2 * p.page_shift - 3;
+	return p;
 }
 
 std::string_view to_string(granule g)

@@ -49,31 +49,33 @@ enum flush_flag : unsigned {
 // they cached.  s = 0 (PAGE_SIZE) is every entry.
 //
 // Level: the TTL hint names the level of the translations to drop; with
-// FEAT_TTL a TLB may then skip entries of any other level.  The table holds
-// level-3 entries only, so a hint of 3 or none reaches them alike and is
-// not recorded; a hint of level 0, 1 or 2 may reach none of them.  Level 0
-// is a level with 4K pages only: with 16K and 64K pages the TTL encoding
-// that would name it is reserved and taken as no hint (flush_hint_for).
-inline constexpr unsigned flush_level_shift = 4;	// 2 bits: 1 + the level named
+// FEAT_TTL a TLB may then skip entries of any other level.  A pte table's
+// entries are level 3, a pmd table's blocks level 2 (geometry::level): a
+// hint naming another level than the table's may reach none of its
+// entries, no hint reaches them all.  Level 0 is a level with 4K pages
+// only: with 16K and 64K pages the TTL encoding that would name it is
+// reserved and taken as no hint (flush_hint_for).
+inline constexpr unsigned flush_level_shift = 4;	// 3 bits: 0 none, else 1 + the level named
+inline constexpr unsigned flush_level_mask = 7u << flush_level_shift;
 inline constexpr unsigned flush_stride_shift = 8;	// 6 bits: log2 of the stride in entries
-constexpr unsigned flush_level(unsigned level) { return level < 3 ? (level + 1) << flush_level_shift : 0; }
+constexpr unsigned flush_level(unsigned level) { return level <= 3 ? (level + 1) << flush_level_shift : 0; }
 constexpr unsigned flush_stride(unsigned log2_entries) { return (log2_entries & 63u) << flush_stride_shift; }
-// The level a flag word's hint names (0..2), or -1 for a pte's or none.
-constexpr int flush_level_of(unsigned flags) { return static_cast<int>((flags >> flush_level_shift) & 3u) - 1; }
+// The level a flag word's hint names (0..3), or -1 for none.
+constexpr int flush_level_of(unsigned flags) { return static_cast<int>((flags & flush_level_mask) >> flush_level_shift) - 1; }
 constexpr unsigned flush_stride_log2(unsigned flags) { return (flags >> flush_stride_shift) & 63u; }
 // The hints as a CPU with pages of 2^page_shift bytes takes them.
 constexpr unsigned flush_hint_for(unsigned flags, unsigned page_shift)
 {
 	if (flush_level_of(flags) == 0 && page_shift != 12)
-		return flags & ~(3u << flush_level_shift);
+		return flags & ~flush_level_mask;
 	return flags;
 }
 // Whether an invalidation of [first, first+nr) with `flags` issues a TLBI
-// for entry i (the range rounded out to the stride; a level hint that is
-// not a pte's reaches no entry).
-constexpr bool flush_reaches(std::size_t i, std::size_t first, std::size_t nr, unsigned flags)
+// for entry i of a table of level table_level (the range rounded out to
+// the stride; a level hint naming another level reaches no entry).
+constexpr bool flush_reaches(std::size_t i, std::size_t first, std::size_t nr, unsigned flags, unsigned table_level)
 {
-	if (flush_level_of(flags) >= 0)
+	if (const int l = flush_level_of(flags); l >= 0 && static_cast<unsigned>(l) != table_level)
 		return false;
 	const std::size_t stride = std::size_t{1} << flush_stride_log2(flags);
 	return i % stride == 0 && i >= first - first % stride && i < first + nr;

@@ -19,11 +19,8 @@ namespace ptespec {
 
 enum class huge_kind { cont_pte, pmd, cont_pmd, pud };
 
-// CONT_PMDS of a granule: 16 with 4K pages, 32 with 16K and 64K.
-constexpr std::size_t cont_pmds_of(granule g)
-{
-	return g == granule::k4 ? 16 : 32;
-}
+// CONT_PMDS of a granule.
+inline std::size_t cont_pmds_of(granule g) { return geometry::pmd_of(g).cont_ptes; }
 
 // Pages a PMD block maps: a table page of 8-byte entries, each a page.
 constexpr std::uint64_t pmd_pages(const geometry& g)
@@ -45,7 +42,7 @@ inline std::optional<huge_size> huge_size_of(const geometry& g, huge_kind k)
 {
 	switch (k) {
 	case huge_kind::cont_pte:
-		return huge_size{k, g.cont_ptes, 1, 3};
+		return huge_size{k, cont_ptes_of(g.gran), 1, 3};
 	case huge_kind::pmd:
 		return huge_size{k, 1, pmd_pages(g), 2};
 	case huge_kind::cont_pmd:
@@ -75,6 +72,18 @@ inline contig num_contig_ptes(const geometry& g, std::uint64_t pages, bool befor
 		if (const std::optional<huge_size> s = huge_size_of(g, k); s && s->pages() == pages)
 			return {1, pages};
 	return before_2025 ? contig{0, 0} : contig{1, pages};
+}
+
+// The TTL level arm64's __flush_hugetlb_tlb_range names for a stride of
+// `pages` pages: a PMD or CONT_PMD hugepage's blocks sit at level 2, a
+// CONT_PTE hugepage's entries at 3, a PUD block at 1; any other stride
+// (PAGE_SIZE: the break of a CONT_PTE hugepage) names none (-1).
+inline int hugetlb_flush_level(const geometry& g, std::uint64_t pages)
+{
+	for (huge_kind k : {huge_kind::cont_pte, huge_kind::pmd, huge_kind::cont_pmd, huge_kind::pud})
+		if (const std::optional<huge_size> s = huge_size_of(g, k); s && s->pages() == pages)
+			return static_cast<int>(s->level);
+	return -1;
 }
 
 } // namespace ptespec

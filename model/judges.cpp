@@ -298,7 +298,7 @@ void checker::judge_mapping(const primitive_step& p)
 		return;
 	exercise(property::mapping);
 	if (writes) {
-		const std::uint64_t want = pte_advance_pfn(cur_.pte, p.index - cur_.index, geo_);
+		const std::uint64_t want = pte_advance_entries(cur_.pte, p.index - cur_.index, geo_);
 		if (!pte_same_mapping(p.new_value, want))
 			report(property::mapping, p.index,
 			       fmt::format("{} stored {:#018x} into #{}, which it was asked to map as {:#018x} (pfn {:#x})",
@@ -337,12 +337,15 @@ void checker::judge_hugepage_cleared(const ended_call& e)
 		}
 }
 
-// well-formed at the end of a range flush the arch promises complete
-// (flush_hugetlb_tlb_range): no CPU may still hold a translation of the
-// range that maps another page or grants more than the entry now does.
+// well-formed at the end of a call that promises the range's translations
+// gone (flush_hugetlb_tlb_range; huge_ptep_clear_flush, whose callers --
+// migration -- copy the hugepage once it returns): no CPU may still hold a
+// translation of the range that maps another page or grants more than the
+// entry now does.
 void checker::judge_range_flushed(const ended_call& e)
 {
-	if (e.c.kind != call_kind::flush_hugetlb_tlb_range || seen(property::well_formed))
+	if ((e.c.kind != call_kind::flush_hugetlb_tlb_range && e.c.kind != call_kind::huge_ptep_clear_flush) ||
+	    seen(property::well_formed))
 		return;
 	exercise(property::well_formed);
 	for (std::size_t k = e.first; k < e.last; k++)
@@ -395,7 +398,7 @@ std::string checker::missed_by_last_flush(std::size_t i) const
 		return "";
 	const primitive_step& f = *last_flush_;
 	const char* why = !tlb_.reaches_every_cpu(f.flags)	 ? "did not reach every CPU's TLB before the store"
-			  : !flush_reaches(i, f.index, f.nr, f.flags) ? "issued no TLBI for it"
+			  : !flush_reaches(i, f.index, f.nr, f.flags, geo_.level) ? "issued no TLBI for it"
 								      : nullptr;
 	if (!why)
 		return "";
@@ -464,10 +467,11 @@ void checker::check_run_shape(const table_t& t, std::size_t i, bool at_boundary)
 		const std::uint64_t e = t[k];
 		if (!pte_valid(e))
 			continue;
-		const std::uint64_t b = pte_pfn(e, geo_) - (k - first);
+		// Each entry maps entry_pages pages (a page, or a PMD block).
+		const std::uint64_t b = pte_pfn(e, geo_) - (k - first) * geo_.entry_pages();
 		const std::uint64_t a = pte_pgprot(e, geo_) & ~run_attr_ignore;
 		const std::uint64_t w = write_key(e);
-		if (b % geo_.cont_ptes != 0 || (base && *base != b)) {
+		if (b % (geo_.cont_ptes * geo_.entry_pages()) != 0 || (base && *base != b)) {
 			report(property::well_formed, k,
 			       fmt::format("CONT entry #{} maps pfn {:#x}, not contiguous with its run", k,
 					   pte_pfn(e, geo_)));

@@ -45,7 +45,7 @@ public:
 	using boolean = boolean_of<W>;
 
 	basic_machine(geometry geo, std::size_t nr_entries, hardware_options hw = {})
-		: geo_(geo), features_(hw), table_(nr_entries, 0), tlb_(hw)
+		: geo_(geo), features_(hw), table_(nr_entries, 0), tlb_(hw, geo.level)
 	{
 		tlb_.reset(table_);
 	}

@@ -143,6 +143,12 @@ template <class W> inline W pte_advance_pfn(const W& p, std::uint64_t nr, const 
 	W pfn = pte_pfn(p, g) + lit_like(p, nr);
 	return pfn_pte(pfn, pte_pgprot(p, g), g);
 }
+// The value of the entry k entries on in a run that maps what p starts:
+// each entry of g's table maps entry_pages pages.
+template <class W> inline W pte_advance_entries(const W& p, std::uint64_t k, const geometry& g)
+{
+	return pte_advance_pfn(p, k * g.entry_pages(), g);
+}
 
 // Two values map the same thing: same address and attributes, whatever the
 // access/dirty state and the CONT hint.

@@ -359,7 +359,7 @@ private:
 		if (!judge_stores_ || (flags & flush_nosync) || ((flags & flush_local) && !features_.one_cpu))
 			return;
 		for (std::size_t i = first - first % (std::size_t{1} << flush_stride_log2(flags)); i < first + nr; i++)
-			if (flush_reaches(i, first, nr, flags))
+			if (flush_reaches(i, first, nr, flags, geo_.level))
 				cached_[i] = mapped(table_[i]);
 	}
 

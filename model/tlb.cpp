@@ -63,7 +63,7 @@ void tlb_shadow::flush(std::size_t first, std::size_t nr, const std::vector<std:
 		return;
 	for (std::size_t i = first - first % (std::size_t{1} << flush_stride_log2(flags)); i < first + nr && i < table.size();
 	     i++) {
-		if (!flush_reaches(i, first, nr, flags))
+		if (!flush_reaches(i, first, nr, flags, level_))
 			continue;
 		cached_[i] = pte_valid(table[i]) ? table[i] : 0;
 		stale_[i] = 0;

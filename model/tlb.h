@@ -60,7 +60,11 @@ bool grants_beyond(std::uint64_t cached, std::uint64_t v);
 
 class tlb_shadow {
 public:
-	explicit tlb_shadow(hardware_options hw = {}) : bbml2_(hw.bbml2_noabort), one_cpu_(hw.one_cpu) {}
+	// A shadow of a table whose entries are at translation level `level`.
+	explicit tlb_shadow(hardware_options hw = {}, unsigned level = 3)
+		: bbml2_(hw.bbml2_noabort), one_cpu_(hw.one_cpu), level_(level)
+	{
+	}
 
 	void reset(const std::vector<std::uint64_t>& table);
 
@@ -89,6 +93,7 @@ public:
 private:
 	bool bbml2_ = false;
 	bool one_cpu_ = false;
+	unsigned level_ = 3;
 	std::vector<std::uint64_t> cached_;	// 0: nothing cached
 	// The translation a change without a flush left behind: under BBML2 a
 	// change of CONT, always a change that keeps it; 0: none.

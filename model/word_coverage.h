@@ -42,10 +42,11 @@ std::uint64_t bits(std::uint64_t v, std::size_t, const geometry&)
 	return v & Mask;
 }
 // 1 when the pfn sits at its entry's place in a run (pfn and index agree
-// mod CONT_PTES), as a CONT run's pfns must.
+// mod the run's length, in entries of what each maps), as a CONT run's
+// pfns must.
 inline std::uint64_t pfn_aligned(std::uint64_t v, std::size_t index, const geometry& g)
 {
-	return (pte_pfn(v, g) - index) % g.cont_ptes == 0;
+	return (pte_pfn(v, g) / g.entry_pages() - index) % g.cont_ptes == 0;
 }
 inline std::uint64_t swp_type(std::uint64_t v, std::size_t, const geometry&) { return swp_type_of(v); }
 inline std::uint64_t swp_offset(std::uint64_t v, std::size_t, const geometry&) { return swp_offset_of(v); }

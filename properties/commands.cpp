@@ -706,10 +706,12 @@ struct lockless_cmd final : command {
 struct idle_cmd final : command {
 	explicit idle_cmd(const world_model& m)
 	{
+		drawn_for(*m.layout);
 		hw = *gen::hw_plan(*m.layout, 1, 0, m.layout->nr_entries);
 		for (auto& e : hw)
 			e.call = 1;	// idle() is the command's first "call"; its events fire at once
 	}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(fits(m)); }
 	void act(const world_model&, harness& h) const override { h.idle(); }
 	std::string what() const override { return "hardware between calls"; }
 };
@@ -738,6 +740,7 @@ struct hugepage_command : command {
 	explicit hugepage_command(const world_model& m, std::size_t calls)
 	{
 		const world_layout& w = *m.layout;
+		drawn_for(w);
 		first = draw_hugepage(w);
 		hw = *gen::hw_plan(w, calls, first, first + w.geo.cont_ptes);
 	}
@@ -752,7 +755,11 @@ struct hugetlb_fault_cmd final : hugepage_command {
 	{
 		prot = *gen::user_prot(m.vary_attributes);
 	}
-	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) == page_state::none); }
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(fits(m));
+		RC_PRE(state(m) == page_state::none);
+	}
 	void apply(world_model& m) const override
 	{
 		m.set(first, last(m), page_state::present);
@@ -774,6 +781,7 @@ struct hugetlb_access_cmd final : hugepage_command {
 	}
 	void checkPreconditions(const world_model& m) const override
 	{
+		RC_PRE(fits(m));
 		RC_PRE(state(m) == page_state::present);
 		RC_PRE(!m.vma_none[first]);	// an access to a PROT_NONE hugepage is a SIGSEGV
 	}
@@ -799,6 +807,7 @@ struct hugepages_command : command {
 	// Draws the hugepages: one from the world, and some of those after it.
 	void draw_range(const world_layout& w)
 	{
+		drawn_for(w);
 		first = draw_hugepage(w);
 		nr = *gen::uniform<std::size_t>(1, runs_per_world - first / w.geo.cont_ptes + 1);
 	}
@@ -813,7 +822,7 @@ struct hugetlb_unmap_cmd final : hugepages_command {
 		draw_range(w);
 		hw = *gen::hw_plan(w, 2 * nr + 1, first, first + nr * w.geo.cont_ptes);
 	}
-	void checkPreconditions(const world_model&) const override {}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(fits(m)); }
 	void apply(world_model& m) const override { m.set(first, last(m), page_state::none); }
 	void act(const world_model& m, harness& h) const override { h.hugetlb_unmap(first, last(m)); }
 	std::string what() const override { return fmt::format("hugetlb unmap: {} hugepage(s) from #{}", nr, first); }
@@ -824,9 +833,10 @@ struct hugetlb_fork_cmd final : command {
 	explicit hugetlb_fork_cmd(const world_model& m)
 	{
 		const world_layout& w = *m.layout;
+		drawn_for(w);
 		hw = *gen::hw_plan(w, 2 * runs_per_world, 0, w.nr_entries);
 	}
-	void checkPreconditions(const world_model&) const override {}
+	void checkPreconditions(const world_model& m) const override { RC_PRE(fits(m)); }
 	void apply(world_model& m) const override
 	{
 		for (std::size_t p = 0; p < m.layout->nr_entries; p++)
@@ -851,6 +861,7 @@ struct hugetlb_mprotect_cmd final : hugepages_command {
 	{
 		// A writable migration entry made readable needs the case's
 		// MAX_PHYSMEM_BITS, known once a migration drew it.
+		RC_PRE(fits(m));
 		for (std::size_t p = first; p < last(m); p++)
 			RC_PRE(m.pages[p] != page_state::migration || m.phys_bits != 0);
 	}
@@ -889,6 +900,7 @@ struct hugetlb_migration_cmd final : hugepage_command {
 	}
 	void checkPreconditions(const world_model& m) const override
 	{
+		RC_PRE(fits(m));
 		RC_PRE(m.phys_bits == 0 || m.phys_bits == phys_bits);
 		const page_state want = undo ? page_state::migration : page_state::present;
 		RC_PRE(state(m) == want);
@@ -919,7 +931,11 @@ struct hugetlb_migration_cmd final : hugepage_command {
 // mremap moving a hugepage, mapped or migrating, out of the table.
 struct hugetlb_mremap_cmd final : hugepage_command {
 	explicit hugetlb_mremap_cmd(const world_model& m) : hugepage_command(m, 2) {}
-	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) != page_state::none); }
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(fits(m));
+		RC_PRE(state(m) != page_state::none);
+	}
 	void apply(world_model& m) const override { m.set(first, last(m), page_state::none); }
 	void act(const world_model&, harness& h) const override { h.hugetlb_mremap_away(first); }
 	std::string what() const override
@@ -932,7 +948,11 @@ struct hugetlb_mremap_cmd final : hugepage_command {
 // (kept as a swap-like state: not present, not none, no migration).
 struct hugetlb_marker_cmd final : hugepage_command {
 	explicit hugetlb_marker_cmd(const world_model& m) : hugepage_command(m, 2) {}
-	void checkPreconditions(const world_model& m) const override { RC_PRE(state(m) == page_state::none); }
+	void checkPreconditions(const world_model& m) const override
+	{
+		RC_PRE(fits(m));
+		RC_PRE(state(m) == page_state::none);
+	}
 	void apply(world_model& m) const override { m.set(first, last(m), page_state::swap); }
 	void act(const world_model&, harness& h) const override { h.hugetlb_uffd_wp_marker(first); }
 	std::string what() const override

@@ -41,8 +41,26 @@ protected:
 	// Adversarial callers only: this command's batches end after at most
 	// `cut` entries (0: as long as core-mm would find them).
 	void pick_cut(const world_model& m);
+	// The table a command's entries were drawn from.  A case of the
+	// hugetlb sweep draws a pte or a pmd table, and a command RapidCheck
+	// keeps while it shrinks that choice fits only the table it was drawn
+	// for: its preconditions ask fits() (a command that never calls
+	// drawn_for fits every table).
+	void drawn_for(const world_layout& w)
+	{
+		level_ = w.geo.level;
+		entries_ = w.nr_entries;
+	}
+	bool fits(const world_model& m) const
+	{
+		return entries_ == 0 || (m.layout->geo.level == level_ && m.layout->nr_entries == entries_);
+	}
 	std::vector<hw_plan_event> hw;
 	std::size_t cut = 0;
+
+private:
+	unsigned level_ = 0;
+	std::size_t entries_ = 0;
 };
 
 // What --adversarial relaxes: calling rules of core-mm that the arch code

@@ -360,7 +360,7 @@ void harness::mremap_away(std::size_t first, std::size_t last)
 void harness::hugetlb_fault(std::size_t first, std::uint64_t prot)
 {
 	const std::size_t n = w_.geo.cont_ptes;
-	walk(first, first + n, [&] { mm::hugetlb_fault(*this, first, n, pfn_pte<std::uint64_t>(w_.pfn_of(first), prot, w_.geo)); });
+	walk(first, first + n, [&] { mm::hugetlb_fault(*this, first, n, pfn_pte<std::uint64_t>(w_.pfn_of(first), prot, w_.geo), w_.geo); });
 }
 
 void harness::hugetlb_access(std::size_t first, bool write, bool reuse)

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -193,9 +194,10 @@ rc::detail::TestResult run_cases(strategy& s, std::optional<property> judged, co
 {
 	// One layout per shift, kept for the whole run: a command drawn in one
 	// case may be drawn again while a later one shrinks, from the model it
-	// kept (the layouts of a granule differ only in their pfns, so a
-	// command fits each of them).
-	std::map<std::pair<std::size_t, bool>, world_layout> layouts;	// by shift and BBML2
+	// kept (the core layouts of a granule differ only in their pfns, so a
+	// command fits each of them; a hugetlb command drawn for a pte table
+	// does not fit a pmd table, and says so in its preconditions).
+	std::map<std::tuple<std::size_t, bool, bool>, world_layout> layouts;	// by shift, BBML2, pmd table
 	set_failure_slot(slot);
 	auto prop = [&] {
 		if (hooks.skip && hooks.skip())
@@ -205,15 +207,20 @@ rc::detail::TestResult run_cases(strategy& s, std::optional<property> judged, co
 		// where drawn, towards the hardware without BBML2).
 		const std::size_t shift = o.shift_pfns && !o.hugetlb ? *gen::pfn_shift(geometry::of(o.gran)) : 0;
 		RC_CLASSIFY(shift != 0, "folios' pfns off CONT alignment");
+		// The hugetlb callers' table: a pte table of CONT_PTE hugepages
+		// or a pmd table of CONT_PMD ones, drawn per case.
+		const bool pmd = o.hugetlb && *rc::gen::arbitrary<bool>();
+		RC_CLASSIFY(pmd, "a pmd table of CONT_PMD hugepages");
 		hardware_options hw = o.hw;
 		if (o.draw_bbml2) {
 			hw.bbml2_noabort = *rc::gen::arbitrary<bool>();
 			RC_CLASSIFY(hw.bbml2_noabort, "BBML2 drawn for the case");
 		}
-		auto at = layouts.find({shift, hw.bbml2_noabort});
+		const std::tuple key{shift, hw.bbml2_noabort, pmd};
+		auto at = layouts.find(key);
 		if (at == layouts.end())
-			at = layouts.emplace(std::pair{shift, hw.bbml2_noabort},
-					     o.hugetlb ? world_layout::make_hugetlb(o.gran, hw) : world_layout::make(o.gran, shift, hw))
+			at = layouts.emplace(key, o.hugetlb ? world_layout::make_hugetlb(o.gran, hw, pmd)
+							    : world_layout::make(o.gran, shift, hw))
 				     .first;
 		const world_layout& w = at->second;
 		harness h(s, w, judged);
@@ -424,12 +431,12 @@ std::string sweeps_text(const run_options& o)
 	case run_options::sweeps::kernel: return "one sweep: " + kernel;
 	case run_options::sweeps::both: return "two sweeps: " + core + "; then " + kernel;
 	case run_options::sweeps::all:
-		return fmt::format("three sweeps: {}; then {}; then the hugetlb callers over CONT_PTE hugepages, a "
-				   "quarter of the cases (for a strategy with hugetlb calls)",
+		return fmt::format("three sweeps: {}; then {}; then the hugetlb callers over CONT_PTE and CONT_PMD "
+				   "hugepages, a quarter of the cases (for a strategy with hugetlb calls)",
 				   core, kernel);
 	case run_options::sweeps::hugetlb:
-		return fmt::format("one sweep: the hugetlb callers over CONT_PTE hugepages (fault, access, unmap, fork, "
-				   "mprotect, migration, mremap){}",
+		return fmt::format("one sweep: the hugetlb callers over CONT_PTE and CONT_PMD hugepages (fault, access, "
+				   "unmap, fork, mprotect, migration, mremap; a pte or a pmd table drawn per case){}",
 				   o.hw.is_default() ? ", BBML2 drawn per case" : "");
 	}
 	return "";

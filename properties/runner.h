@@ -63,9 +63,10 @@ struct run_options {
 	// the rest of the hardware): what the kernel sweep does when no
 	// hardware was given.
 	bool draw_bbml2 = false;
-	// The hugetlb callers (mm/hugetlb_callers.h) over a world of CONT_PTE
-	// hugepages (world_layout::make_hugetlb), instead of core-mm's callers
-	// over folios.  Set by the hugetlb sweep.
+	// The hugetlb callers (mm/hugetlb_callers.h) over a world of contiguous
+	// hugepages (world_layout::make_hugetlb: each case draws a pte table of
+	// CONT_PTE hugepages or a pmd table of CONT_PMD ones), instead of
+	// core-mm's callers over folios.  Set by the hugetlb sweep.
 	bool hugetlb = false;
 	// The sweeps a run makes, each its own RapidCheck run of `cases` cases
 	// from the seed, one after the other; the first that fails is the

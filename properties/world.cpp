@@ -29,22 +29,27 @@ world_layout world_layout::make(granule g, std::size_t pfn_shift, hardware_optio
 	return w;
 }
 
-world_layout world_layout::make_hugetlb(granule g, hardware_options hw)
+world_layout world_layout::make_hugetlb(granule g, hardware_options hw, bool pmd)
 {
 	world_layout w;
-	w.geo = geometry::of(g);
+	w.geo = pmd ? geometry::pmd_of(g) : geometry::of(g);
 	w.hw = hw;
 	w.hugetlb = true;
 	const std::size_t n = w.geo.cont_ptes;
+	const std::uint64_t pages = n * w.geo.entry_pages();
 	w.nr_entries = runs_per_world * n;
-	w.pfn_base = 0x40000;
+	w.pfn_base = 0x40000;	// aligned to the largest hugepage here (16G at 64K: 0x40000 pages)
 	for (std::size_t r = 0; r < runs_per_world; r++)
-		w.folios.push_back({w.pfn_base + r * n, n});
+		w.folios.push_back({w.pfn_base + r * pages, pages});
 	return w;
 }
 
 std::string world_layout::describe() const
 {
+	if (hugetlb && geo.pmd_table())
+		return fmt::format("hugetlb: a pmd table of {} CONT_PMD hugepages of {} PMD blocks ({} pages each), one "
+				   "hugetlb folio each",
+				   runs_per_world, geo.cont_ptes, geo.cont_ptes * geo.entry_pages());
 	if (hugetlb)
 		return fmt::format("hugetlb: {} CONT_PTE hugepages of {} pages, one hugetlb folio each", runs_per_world,
 				   geo.cont_ptes);

@@ -47,24 +47,26 @@ struct world_layout {
 	std::size_t pfn_shift = 0;	// pfn_base mod CONT_PTES: 0 aligned, else shifted
 	std::vector<folio_extent> folios;
 
-	bool hugetlb = false;	// every run one CONT_PTE hugetlb folio (make_hugetlb)
+	bool hugetlb = false;	// every run one contiguous hugetlb folio (make_hugetlb)
 
 	static world_layout make(granule g, std::size_t pfn_shift = 0, hardware_options hw = {});
-	// A hugetlb VMA's world: each of its runs one CONT_PTE hugepage (a
-	// hugetlb folio of CONT_PTES pages, its pfns aligned, as hugetlb folios
-	// always are).
-	static world_layout make_hugetlb(granule g, hardware_options hw = {});
+	// A hugetlb VMA's world: each of its runs one contiguous hugepage (a
+	// hugetlb folio, its pfns aligned, as hugetlb folios always are) -- in a
+	// pte table a CONT_PTE hugepage of CONT_PTES pages, in a pmd table
+	// (`pmd`) a CONT_PMD hugepage of CONT_PMDS blocks.
+	static world_layout make_hugetlb(granule g, hardware_options hw = {}, bool pmd = false);
 	// "aligned" or "shifted: ...", for a counterexample.
 	std::string describe() const;
-	std::uint64_t pfn_of(std::size_t page) const { return pfn_base + page; }
+	// The first pfn entry p maps (in a pmd table each entry maps a block).
+	std::uint64_t pfn_of(std::size_t page) const { return pfn_base + page * geo.entry_pages(); }
 	// The declared folio holding page p (index into folios).
 	std::size_t folio_of_page(std::size_t p) const;
-	std::size_t folio_first_page(std::size_t f) const { return folios[f].first_pfn - pfn_base; }
+	std::size_t folio_first_page(std::size_t f) const { return (folios[f].first_pfn - pfn_base) / geo.entry_pages(); }
 	// The pages [first, last) of the table that folio f's pages sit in.
 	std::pair<std::size_t, std::size_t> folio_pages(std::size_t f) const
 	{
 		const std::size_t first = folio_first_page(f);
-		return {first, std::min(first + folios[f].nr_pages, nr_entries)};
+		return {first, std::min(first + folios[f].nr_pages / geo.entry_pages(), nr_entries)};
 	}
 };
 

@@ -32,14 +32,15 @@ static pte_t *ptep_of(size_t i)
 	return (pte_t *)ptespec_cur->shadow + i;
 }
 
+/* Entry i maps 2^entry_shift bytes from PTESPEC_VA_BASE (a page in a pte table, a PMD block in a pmd table). */
 static unsigned long addr_of(size_t i)
 {
-	return PTESPEC_VA_BASE + ((unsigned long)i << PAGE_SHIFT);
+	return PTESPEC_VA_BASE + ((unsigned long)i << ptespec_cur->entry_shift);
 }
 
 static size_t index_of_addr(unsigned long addr)
 {
-	return (size_t)((long)(addr - PTESPEC_VA_BASE) >> PAGE_SHIFT);
+	return (size_t)((long)(addr - PTESPEC_VA_BASE) >> ptespec_cur->entry_shift);
 }
 
 /* --- what the shims declare --- */
@@ -92,8 +93,11 @@ u64 ptespec_cmpxchg(volatile void *p, u64 expected, u64 v, size_t size)
 
 void ptespec_flush_range(unsigned long start, unsigned long end, unsigned int flags)
 {
+	const unsigned long mask = (1UL << ptespec_cur->entry_shift) - 1;
+
+	/* The entries the range touches any byte of. */
 	host->flush(host->ctx, PTESPEC_FLUSH_RANGE, index_of_addr(start),
-		    (size_t)((long)(end - start) >> PAGE_SHIFT), flags);
+		    end > start ? index_of_addr(end + mask) - index_of_addr(start) : 0, flags);
 }
 
 void ptespec_flush_page(unsigned long addr, unsigned int flags)
@@ -507,10 +511,19 @@ static void k_modify_prot_commit_ptes(size_t i, u64 pte, unsigned int nr)
  * carries its hugepage's size in pages; the tree reads it from the vma's
  * hstate (hstate_vma) or from its sz argument, and finds the entries from
  * the pointer for the calls that take neither (the walk of
- * linux/hugetlb.h: a pte table's entry, so a CONT_PTE run).
+ * linux/hugetlb.h: in a pte table a pte, so a CONT_PTE run; in a pmd table
+ * the pmd slot itself, so a CONT_PMD run).  A call's hugepage comes as its
+ * entries in the table.
  */
 _Thread_local struct hstate ptespec_hstate;
 unsigned long ptespec_upper_slots[4];
+
+pmd_t *ptespec_pmd_slot(unsigned long addr)
+{
+	if (ptespec_cur->entry_shift != PAGE_SHIFT)
+		return (pmd_t *)ptep_of(index_of_addr(addr));
+	return (pmd_t *)&ptespec_upper_slots[3];
+}
 static struct vm_area_struct huge_vma = {
 	.vm_mm = &user_mm,
 	.vm_start = PTESPEC_VA_BASE,
@@ -518,10 +531,12 @@ static struct vm_area_struct huge_vma = {
 	.vm_flags = VM_HUGETLB,
 };
 
-static unsigned long huge_size(unsigned int pages)
+static unsigned long huge_size(unsigned int entries)
 {
-	ptespec_hstate.order = (unsigned int)__builtin_ctz(pages);
-	return (unsigned long)pages << PAGE_SHIFT;
+	const unsigned long size = (unsigned long)entries << ptespec_cur->entry_shift;
+
+	ptespec_hstate.order = (unsigned int)__builtin_ctzl(size >> PAGE_SHIFT);
+	return size;
 }
 
 static u64 k_huge_ptep_get(size_t i)
@@ -529,57 +544,57 @@ static u64 k_huge_ptep_get(size_t i)
 	return ptespec_to_host(pte_val(huge_ptep_get(&user_mm, addr_of(i), ptep_of(i))));
 }
 
-static u64 k_huge_ptep_get_and_clear(size_t i, unsigned int pages)
+static u64 k_huge_ptep_get_and_clear(size_t i, unsigned int entries)
 {
-	const unsigned long sz = huge_size(pages);
+	const unsigned long sz = huge_size(entries);
 
 	return ptespec_to_host(pte_val(huge_ptep_get_and_clear(&user_mm, addr_of(i), ptep_of(i), sz)));
 }
 
-static u64 k_huge_ptep_clear_flush(size_t i, unsigned int pages)
+static u64 k_huge_ptep_clear_flush(size_t i, unsigned int entries)
 {
-	huge_size(pages);
+	huge_size(entries);
 	return ptespec_to_host(pte_val(huge_ptep_clear_flush(&huge_vma, addr_of(i), ptep_of(i))));
 }
 
-static void k_set_huge_pte_at(size_t i, u64 pte, unsigned int pages)
+static void k_set_huge_pte_at(size_t i, u64 pte, unsigned int entries)
 {
-	set_huge_pte_at(&user_mm, addr_of(i), ptep_of(i), __pte(ptespec_from_host(pte)), huge_size(pages));
+	set_huge_pte_at(&user_mm, addr_of(i), ptep_of(i), __pte(ptespec_from_host(pte)), huge_size(entries));
 }
 
-static void k_huge_pte_clear(size_t i, unsigned int pages)
+static void k_huge_pte_clear(size_t i, unsigned int entries)
 {
-	huge_pte_clear(&user_mm, addr_of(i), ptep_of(i), huge_size(pages));
+	huge_pte_clear(&user_mm, addr_of(i), ptep_of(i), huge_size(entries));
 }
 
-static int k_huge_ptep_set_access_flags(size_t i, u64 pte, int dirty, unsigned int pages)
+static int k_huge_ptep_set_access_flags(size_t i, u64 pte, int dirty, unsigned int entries)
 {
-	huge_size(pages);
+	huge_size(entries);
 	return huge_ptep_set_access_flags(&huge_vma, addr_of(i), ptep_of(i), __pte(ptespec_from_host(pte)), dirty);
 }
 
-static void k_huge_ptep_set_wrprotect(size_t i, unsigned int pages)
+static void k_huge_ptep_set_wrprotect(size_t i, unsigned int entries)
 {
-	huge_size(pages);
+	huge_size(entries);
 	huge_ptep_set_wrprotect(&user_mm, addr_of(i), ptep_of(i));
 }
 
-static u64 k_huge_ptep_modify_prot_start(size_t i, unsigned int pages)
+static u64 k_huge_ptep_modify_prot_start(size_t i, unsigned int entries)
 {
-	huge_size(pages);
+	huge_size(entries);
 	return ptespec_to_host(pte_val(huge_ptep_modify_prot_start(&huge_vma, addr_of(i), ptep_of(i))));
 }
 
-static void k_huge_ptep_modify_prot_commit(size_t i, u64 pte, unsigned int pages)
+static void k_huge_ptep_modify_prot_commit(size_t i, u64 pte, unsigned int entries)
 {
-	huge_size(pages);
+	huge_size(entries);
 	huge_ptep_modify_prot_commit(&huge_vma, addr_of(i), ptep_of(i), __pte(0), __pte(ptespec_from_host(pte)));
 }
 
 /* The tree's asm/hugetlb.h's, where it has one; else core-mm's generic flush_tlb_range. */
-static void k_flush_hugetlb_tlb_range(size_t i, unsigned int nr, unsigned int pages)
+static void k_flush_hugetlb_tlb_range(size_t i, unsigned int nr, unsigned int entries)
 {
-	huge_size(pages);
+	huge_size(entries);
 	flush_hugetlb_tlb_range(&huge_vma, addr_of(i), addr_of(i + nr));
 }
 #ifdef __HAVE_ARCH_FLUSH_HUGETLB_TLB_RANGE

@@ -39,7 +39,7 @@ TEST(cli_test_cmd, hardware_other_than_the_default_is_named_after_the_seed)
 	EXPECT_NE(plain.out.find("sampled in three sweeps: core-mm's everyday callers; then every caller"),
 		  std::string::npos)
 		<< plain.out;
-	EXPECT_NE(unwrapped(plain.out).find("then the hugetlb callers over CONT_PTE hugepages, a quarter of the cases"),
+	EXPECT_NE(unwrapped(plain.out).find("then the hugetlb callers over CONT_PTE and CONT_PMD hugepages, a quarter of the cases"),
 		  std::string::npos)
 		<< plain.out;
 	EXPECT_EQ(plain.out.find("the hugetlb callers (--sweep all)"), std::string::npos) << plain.out;

@@ -29,7 +29,7 @@ struct hugetlb_get_and_clear_before_2025 : mainline_ops<M, hugetlb_get_and_clear
 	{
 		if (!m.branch(pte_cont(this->self().__ptep_get(m, i))))
 			return this->self().__ptep_get_and_clear(m, i);
-		return get_clear_contig(m, i, contig{m.geo().cont_ptes, 1});
+		return get_clear_contig(m, i, contig{m.geo().cont_ptes, m.geo().entry_pages()});
 	}
 };
 
@@ -54,6 +54,26 @@ struct hugetlb_flush_at_level_0 : mainline_ops<M, hugetlb_flush_at_level_0<M>> {
 	{
 		m.flush_tlb_range(i, nr, flush_level(0));
 	}
+};
+
+// flush_hugetlb_tlb_range naming a pte's level for every hugepage size:
+// right for a CONT_PTE hugepage, whose entries are ptes, wrong for a
+// CONT_PMD one, whose blocks sit at level 2 -- a TLB with FEAT_TTL may keep
+// them.  (ptespec's own template had it so before it modelled pmd tables.)
+template <class M>
+struct hugetlb_flush_at_pte_level : mainline_ops<M, hugetlb_flush_at_pte_level<M>> {
+	void flush_hugetlb_tlb_range(M& m, std::size_t i, std::size_t nr, std::uint64_t /*pages*/)
+	{
+		m.flush_tlb_range(i, nr, flush_level(3));
+	}
+};
+
+// The break of break-before-make naming a pte's level whatever the
+// hugepage's entries are: a CONT_PMD hugepage's old blocks stay cached
+// while its new ones are written.
+template <class M>
+struct hugetlb_break_at_pte_level : mainline_ops<M, hugetlb_break_at_pte_level<M>> {
+	void flush_contig(M& m, std::size_t i, const contig& c) { m.flush_tlb_range(i, c.entries, flush_level(3)); }
 };
 
 } // namespace ptespec::controls

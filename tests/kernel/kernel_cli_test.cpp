@@ -321,6 +321,22 @@ TEST(kernel_cli, a_hugetlb_range_flush_at_level_0_fails_well_formed_where_tlbis_
 	EXPECT_EQ(own.status, 0) << own.show();
 }
 
+// A CONT_PMD hugepage's blocks sit at level 2.  The tree's range flush
+// naming a pte's level for them leaves them cached after hugetlb's
+// mprotect, through its own TLBIs (page by page or by range: the TTL names
+// level 3 either way); the counterexample's world is a pmd table.
+TEST(kernel_cli, a_cont_pmd_range_flush_at_a_ptes_level_fails_well_formed_in_a_pmd_table)
+{
+	const outcome o = test_edited_tree("hpmd", "arch/arm64/include/asm/hugetlb.h",
+					   "__flush_tlb_range(vma, start, end, PMD_SIZE, 2, TLBF_NONE);",
+					   "__flush_tlb_range(vma, start, end, PMD_SIZE, 3, TLBF_NONE);", "well-formed",
+					   tlbflush::own, "hugetlb");
+	EXPECT_EQ(o.status, 1) << o.show();
+	EXPECT_NE(unwrapped(o.out).find("a pmd table of 3 CONT_PMD hugepages"), std::string::npos) << o.show();
+	EXPECT_NE(unwrapped(o.out).find("in some CPU's TLB"), std::string::npos) << o.show();
+	EXPECT_NE(unwrapped(o.out).find("level 3 issued no TLBI for it"), std::string::npos) << o.show();
+}
+
 // The tree's own pte_batch_hint feeds core-mm's batching: one that
 // forgets the entry's place in its run vouches for entries past the run.
 TEST(kernel_cli, a_batch_hint_counting_from_the_run_start_fails_per_call)

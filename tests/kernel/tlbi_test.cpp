@@ -44,6 +44,25 @@ TEST(tlbi, a_va_operand_names_its_page_asid_and_level)
 	EXPECT_EQ(big->flags, 0u);
 }
 
+// In a pmd table each entry maps a PMD block (2^21 bytes with 4K pages):
+// a TLBI names the entry holding any page it names.
+TEST(tlbi, in_a_pmd_table_a_tlbi_reaches_the_block_holding_its_pages)
+{
+	constexpr unsigned pmd4k = 21;
+	const auto one = decode_tlbi("vale1is", va_operand(3 * 512 + 7, shift4k, PTESPEC_USER_ASID, (1u << 2) | 2),
+				     shift4k, entries, pmd4k);
+	ASSERT_TRUE(one);
+	EXPECT_EQ(one->first, 3u);
+	EXPECT_EQ(one->nr, 1u);
+	EXPECT_EQ(one->flags, PTESPEC_FLUSH_LAST_LEVEL | PTESPEC_FLUSH_LEVEL(2));
+	// 2 * 2^(5*1+1) = 128 pages from page 1000: pages 1000..1127 span
+	// blocks 1 (512..1023) and 2 (1024..1535).
+	const auto range = decode_tlbi("rvae1is", range_operand(1000, shift4k, 1, 1), shift4k, entries, pmd4k);
+	ASSERT_TRUE(range);
+	EXPECT_EQ(range->first, 1u);
+	EXPECT_EQ(range->nr, 2u);
+}
+
 TEST(tlbi, another_asid_granule_or_regime_reaches_nothing_and_the_any_asid_forms_ignore_it)
 {
 	EXPECT_TRUE(decode_tlbi("vale1is", va_operand(5, shift4k, 0), shift4k, entries)->reaches_nothing);

@@ -106,7 +106,7 @@ TEST(checker_well_formed, a_fold_flushing_this_cpu_only_or_without_sync_fires)
 
 // A stride of a whole run (one TLBI per run, as for a block) drops the
 // first page's translation only; a level hint other than a pte's may drop
-// none.  A hint of level 3 is a pte's, as good as none.
+// none in a pte table.  A hint of level 3 is a pte's, as good as none there.
 TEST(checker_well_formed, a_fold_flushing_with_a_run_stride_or_another_level_fires)
 {
 	EXPECT_EQ(flagged(fold_flushing_with(flush_level(3))), names{});

@@ -127,18 +127,23 @@ TEST(flush_hints, a_stride_reaches_its_multiples_from_the_rounded_start_and_a_wr
 {
 	std::vector<std::size_t> reached;
 	for (std::size_t i = 0; i < 64; i++)
-		if (flush_reaches(i, 5, 30, flush_stride(4)))
+		if (flush_reaches(i, 5, 30, flush_stride(4), 3))
 			reached.push_back(i);
 	// [5, 35) rounded out to 16 entries: TLBIs at 0, 16 and 32.
 	EXPECT_EQ(reached, (std::vector<std::size_t>{0, 16, 32}));
-	EXPECT_TRUE(flush_reaches(5, 5, 1, 0));
-	EXPECT_FALSE(flush_reaches(6, 5, 1, 0));
-	EXPECT_TRUE(flush_reaches(5, 5, 1, flush_level(3)));
-	EXPECT_FALSE(flush_reaches(5, 5, 1, flush_level(2)));
-	EXPECT_FALSE(flush_reaches(0, 0, 64, flush_level(0)));
+	EXPECT_TRUE(flush_reaches(5, 5, 1, 0, 3));
+	EXPECT_FALSE(flush_reaches(6, 5, 1, 0, 3));
+	EXPECT_TRUE(flush_reaches(5, 5, 1, flush_level(3), 3));
+	EXPECT_FALSE(flush_reaches(5, 5, 1, flush_level(2), 3));
+	EXPECT_FALSE(flush_reaches(0, 0, 64, flush_level(0), 3));
+	// A pmd table's blocks sit at level 2: a pte's hint misses them.
+	EXPECT_TRUE(flush_reaches(5, 5, 1, flush_level(2), 2));
+	EXPECT_FALSE(flush_reaches(5, 5, 1, flush_level(3), 2));
+	EXPECT_TRUE(flush_reaches(5, 5, 1, 0, 2));
 	EXPECT_EQ(flush_flag_text(flush_local | flush_nosync | flush_stride(4) | flush_level(2)),
 		  " local nosync stride 16 level 2");
-	EXPECT_EQ(flush_flag_text(flush_level(3) | flush_stride(0)), "");
+	EXPECT_EQ(flush_flag_text(flush_level(3) | flush_stride(0)), " level 3");
+	EXPECT_EQ(flush_flag_text(flush_stride(0)), "");
 	// Level 0 is a level with 4K pages; with 16K and 64K pages its TTL
 	// encoding is reserved and taken as no hint.
 	EXPECT_EQ(flush_hint_for(flush_level(0), 12), flush_level(0));

@@ -92,5 +92,45 @@ TEST(hugetlb_sweep, a_range_flush_at_level_0_fails_well_formed_with_4k_pages_onl
 	// mainline's own, level 3, holds: checked by mainline_holds_every_property.
 }
 
+// A case of the hugetlb sweep draws its table: a pte table of CONT_PTE
+// hugepages or a pmd table of CONT_PMD ones.  mainline's range flush names
+// the level of the hugepage's entries (3 or 2); one that names a pte's
+// level for every size leaves a CONT_PMD hugepage's blocks cached after
+// hugetlb's mprotect, at every granule, and only in a pmd table.
+TEST(hugetlb_sweep, a_range_flush_at_a_ptes_level_fails_well_formed_in_a_pmd_table)
+{
+	auto s = make_strategy<controls::hugetlb_flush_at_pte_level, on_machine>("hugetlb-flush-pte-level", "control",
+										 "test");
+	for (granule g : {granule::k4, granule::k16, granule::k64}) {
+		run_options o = hugetlb_sweep(1, 2000);
+		o.gran = g;
+		const property_result r = run_property(*s, property::well_formed, o);
+		ASSERT_EQ(r.v, verdict::fails) << to_string(g) << "\n" << format_counterexample(r);
+		const std::string ce = format_counterexample(r);
+		EXPECT_NE(r.ce.v.message.find("flush_hugetlb_tlb_range("), std::string::npos) << ce;
+		EXPECT_NE(r.ce.v.message.find("level 3"), std::string::npos) << ce;
+		EXPECT_NE(ce.find("a pmd table of 3 CONT_PMD hugepages"), std::string::npos) << ce;
+		EXPECT_NE(ce.find("hugetlb mprotect"), std::string::npos) << ce;
+	}
+	EXPECT_EQ(in_the_core_sweep(*s, property::well_formed), verdict::holds);
+}
+
+// The break naming a pte's level: huge_ptep_clear_flush returns with a
+// CONT_PMD hugepage's blocks still cached, and migration copies the folio
+// while a CPU may go on writing it through them.
+TEST(hugetlb_sweep, a_break_at_a_ptes_level_fails_well_formed_in_a_pmd_table)
+{
+	auto s = make_strategy<controls::hugetlb_break_at_pte_level, on_machine>("hugetlb-break-pte-level", "control",
+										 "test");
+	const property_result r = run_property(*s, property::well_formed, hugetlb_sweep(1, 2000));
+	ASSERT_EQ(r.v, verdict::fails) << format_counterexample(r);
+	const std::string ce = format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("huge_ptep_clear_flush("), std::string::npos) << ce;
+	EXPECT_NE(r.ce.v.message.find("level 3"), std::string::npos) << ce;
+	EXPECT_NE(ce.find("hugetlb migration"), std::string::npos) << ce;
+	EXPECT_NE(ce.find("a pmd table of 3 CONT_PMD hugepages"), std::string::npos) << ce;
+	EXPECT_EQ(in_the_core_sweep(*s, property::well_formed), verdict::holds);
+}
+
 } // namespace
 } // namespace ptespec

@@ -3,8 +3,10 @@
  * hugepage a call is given has the size the model's call carries
  * (ptespec_hstate, set by the adapter before each hugetlb call); every
  * vma is a hugetlb vma of that size.  The page-table walk ends at the
- * model's one pte table: the upper levels are slots of their own, so a
- * pte pointer is never a pmd slot and the tree sizes a run as CONT_PTE.
+ * model's one table: the levels above it are slots of their own.  In a pte
+ * table a pte pointer is never a pmd slot, and the tree sizes a run as
+ * CONT_PTE; in a pmd table the walk's pmd is the entry itself, and the
+ * tree sizes a run as CONT_PMD.
  * Allocating or sharing tables is not modelled (a fatal verdict naming
  * the line): no hugetlb call the model makes does it.
  */
@@ -42,9 +44,10 @@ extern unsigned long ptespec_upper_slots[4];
 #define pgd_offset(mm, addr) ((pgd_t *)&ptespec_upper_slots[0])
 #define p4d_offset(pgdp, addr) ((p4d_t *)&ptespec_upper_slots[1])
 #define pud_offset(p4dp, addr) ((pud_t *)&ptespec_upper_slots[2])
-#define pmd_offset(pudp, addr) ((pmd_t *)&ptespec_upper_slots[3])
+pmd_t *ptespec_pmd_slot(unsigned long addr);
+#define pmd_offset(pudp, addr) ptespec_pmd_slot(addr)
 #undef pmd_off
-#define pmd_off(mm, addr) ((pmd_t *)&ptespec_upper_slots[3])
+#define pmd_off(mm, addr) ptespec_pmd_slot(addr)
 #define ptespec_no_tables(what) ptespec_unmodelled(__FILE__, __LINE__, what " (page-table allocation is not modelled)")
 #define p4d_alloc(mm, pgdp, addr) ((p4d_t *)ptespec_no_tables("p4d_alloc"))
 #define pud_alloc(mm, p4dp, addr) ((pud_t *)ptespec_no_tables("pud_alloc"))

@@ -24,7 +24,7 @@
 
 #include "calls.h"
 
-#define PTESPEC_KERNEL_ABI 7
+#define PTESPEC_KERNEL_ABI 8
 
 /* A pte pointer, an address and a struct page pointer as the tree sees them. */
 #define PTESPEC_VA_BASE 0x0000010000000000UL	/* aligned to every block size */
@@ -165,6 +165,9 @@ struct ptespec_binding {
 	 * nr_entries more before it and after it (see ptespec_near_table). */
 	uint64_t *shadow;
 	size_t nr_entries;
+	/* log2 of the bytes an entry maps: PAGE_SHIFT in a pte table, PMD_SHIFT
+	 * in a pmd table of PMD blocks (hugetlb's CONT_PMD hugepages). */
+	unsigned int entry_shift;
 };
 
 /*
@@ -184,10 +187,10 @@ struct ptespec_binding {
 #define PTESPEC_CALL_PARAMS_batch_flags (size_t i, unsigned int nr, unsigned int flags)
 #define PTESPEC_CALL_PARAMS_range (size_t i, unsigned int nr)
 #define PTESPEC_CALL_PARAMS_range_value (size_t i, uint64_t pte, unsigned int nr)
-#define PTESPEC_CALL_PARAMS_huge (size_t i, unsigned int pages)
-#define PTESPEC_CALL_PARAMS_huge_value (size_t i, uint64_t pte, unsigned int pages)
-#define PTESPEC_CALL_PARAMS_huge_value_dirty (size_t i, uint64_t pte, int dirty, unsigned int pages)
-#define PTESPEC_CALL_PARAMS_huge_range (size_t i, unsigned int nr, unsigned int pages)
+#define PTESPEC_CALL_PARAMS_huge (size_t i, unsigned int entries)
+#define PTESPEC_CALL_PARAMS_huge_value (size_t i, uint64_t pte, unsigned int entries)
+#define PTESPEC_CALL_PARAMS_huge_value_dirty (size_t i, uint64_t pte, int dirty, unsigned int entries)
+#define PTESPEC_CALL_PARAMS_huge_range (size_t i, unsigned int nr, unsigned int entries)
 
 /* The calls ptespec makes, by index, in the list's order; each is the tree's own function. */
 struct ptespec_kernel_calls {

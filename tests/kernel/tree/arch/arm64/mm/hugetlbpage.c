@@ -2,9 +2,10 @@
 /*
  * The contiguous hugetlb calls of the ptespec test tree, written for
  * ptespec's tests from the semantics of its builtin mainline strategy.
- * Only CONT_PTE hugepages: CONT_PTES entries of a pte table, each mapping
- * a page, the pfn advancing by one per entry.  A change to a valid run
- * breaks it whole (clear every entry, invalidate) before it makes it.
+ * Contiguous hugepages: CONT_PTES entries of a pte table, each mapping a
+ * page, or CONT_PMDS blocks of a pmd table, each mapping PMD_SIZE; the pfn
+ * advances by what one entry maps.  A change to a valid run breaks it
+ * whole (clear every entry, invalidate) before it makes it.
  */
 
 #include <linux/init.h>
@@ -19,16 +20,23 @@ static int contig_entries(unsigned long size, unsigned long *pgsize)
 		*pgsize = PAGE_SIZE;
 		return CONT_PTES;
 	}
+	if (size == CONT_PMD_SIZE) {
+		*pgsize = PMD_SIZE;
+		return CONT_PMDS;
+	}
 	WARN_ON(size != PAGE_SIZE);
 	*pgsize = size;
 	return 1;
 }
 
-/* A pte pointer that is the pmd slot would be a CONT_PMD block: not here. */
+/* A pte pointer that is the walk's pmd slot is a CONT_PMD block's. */
 static int entries_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
 		      unsigned long *pgsize)
 {
-	WARN_ON((pte_t *)pmd_off(mm, addr) == ptep);
+	if ((pte_t *)pmd_off(mm, addr) == ptep) {
+		*pgsize = PMD_SIZE;
+		return CONT_PMDS;
+	}
 	*pgsize = PAGE_SIZE;
 	return CONT_PTES;
 }
@@ -61,14 +69,14 @@ pte_t huge_ptep_get(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
  * first is present (a non-present value has no such bits).
  */
 static pte_t take_out(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
-		      int n)
+		      int n, unsigned long pgsize)
 {
 	pte_t pte = __ptep_get_and_clear(mm, addr, ptep);
 	bool present = pte_present(pte);
 	int k;
 
 	for (k = 1; k < n; k++) {
-		pte_t other = __ptep_get_and_clear(mm, addr + k * PAGE_SIZE,
+		pte_t other = __ptep_get_and_clear(mm, addr + k * pgsize,
 						   ptep + k);
 
 		if (present)
@@ -77,29 +85,32 @@ static pte_t take_out(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
 	return pte;
 }
 
-static void invalidate(struct mm_struct *mm, unsigned long addr, int n)
+/* A block's translations sit at level 2; a page's level is left unnamed. */
+static void invalidate(struct mm_struct *mm, unsigned long addr, int n,
+		       unsigned long pgsize)
 {
 	struct vm_area_struct vma = TLB_FLUSH_VMA(mm, 0);
 
-	__flush_tlb_range(&vma, addr, addr + n * PAGE_SIZE, PAGE_SIZE,
-			  TLBI_TTL_UNKNOWN, TLBF_NOWALKCACHE);
+	__flush_tlb_range(&vma, addr, addr + n * pgsize, pgsize,
+			  pgsize == PMD_SIZE ? 2 : TLBI_TTL_UNKNOWN,
+			  TLBF_NOWALKCACHE);
 }
 
 static pte_t take_out_flush(struct mm_struct *mm, unsigned long addr,
-			    pte_t *ptep, int n)
+			    pte_t *ptep, int n, unsigned long pgsize)
 {
-	pte_t pte = take_out(mm, addr, ptep, n);
+	pte_t pte = take_out(mm, addr, ptep, n, pgsize);
 
-	invalidate(mm, addr, n);
+	invalidate(mm, addr, n, pgsize);
 	return pte;
 }
 
-static void write_run(pte_t *ptep, pte_t pte, int n)
+static void write_run(pte_t *ptep, pte_t pte, int n, unsigned long pgsize)
 {
 	int k;
 
 	for (k = 0; k < n; k++)
-		__set_pte(ptep + k, pte_advance_pfn(pte, k));
+		__set_pte(ptep + k, pte_advance_pfn(pte, k * (pgsize >> PAGE_SHIFT)));
 }
 
 void set_huge_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
@@ -115,8 +126,8 @@ void set_huge_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
 	}
 	/* Only a valid run needs the break. */
 	if (pte_cont(pte) && pte_valid(__ptep_get(ptep)))
-		take_out_flush(mm, addr, ptep, n);
-	write_run(ptep, pte, n);
+		take_out_flush(mm, addr, ptep, n, pgsize);
+	write_run(ptep, pte, n, pgsize);
 }
 
 void huge_pte_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
@@ -133,8 +144,9 @@ pte_t huge_ptep_get_and_clear(struct mm_struct *mm, unsigned long addr,
 			      pte_t *ptep, unsigned long sz)
 {
 	unsigned long pgsize;
+	int n = contig_entries(sz, &pgsize);
 
-	return take_out(mm, addr, ptep, contig_entries(sz, &pgsize));
+	return take_out(mm, addr, ptep, n, pgsize);
 }
 
 pte_t huge_ptep_clear_flush(struct vm_area_struct *vma, unsigned long addr,
@@ -143,7 +155,7 @@ pte_t huge_ptep_clear_flush(struct vm_area_struct *vma, unsigned long addr,
 	unsigned long pgsize;
 	int n = contig_entries(huge_page_size(hstate_vma(vma)), &pgsize);
 
-	return take_out_flush(vma->vm_mm, addr, ptep, n);
+	return take_out_flush(vma->vm_mm, addr, ptep, n, pgsize);
 }
 
 /* Whether pte differs from the run in write permission, young or dirty. */
@@ -174,8 +186,8 @@ int huge_ptep_set_access_flags(struct vm_area_struct *vma, unsigned long addr,
 	n = contig_entries(huge_page_size(hstate_vma(vma)), &pgsize);
 	if (!access_flags_differ(ptep, pte, n))
 		return 0;
-	pte = with_flags_of(pte, take_out_flush(vma->vm_mm, addr, ptep, n));
-	write_run(ptep, pte, n);
+	pte = with_flags_of(pte, take_out_flush(vma->vm_mm, addr, ptep, n, pgsize));
+	write_run(ptep, pte, n, pgsize);
 	return 1;
 }
 
@@ -191,8 +203,8 @@ void huge_ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr,
 		return;
 	}
 	n = entries_at(mm, addr, ptep, &pgsize);
-	pte = pte_wrprotect(take_out_flush(mm, addr, ptep, n));
-	write_run(ptep, pte, n);
+	pte = pte_wrprotect(take_out_flush(mm, addr, ptep, n, pgsize));
+	write_run(ptep, pte, n, pgsize);
 }
 
 pte_t huge_ptep_modify_prot_start(struct vm_area_struct *vma,

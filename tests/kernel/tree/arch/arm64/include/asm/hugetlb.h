@@ -44,7 +44,9 @@ void huge_ptep_modify_prot_commit(struct vm_area_struct *vma,
 /*
  * The translations of [start, end), hugepages of the vma's size: a
  * CONT_PTE hugepage's entries are ptes, invalidated one page at a time
- * with the level hint of a pte; any other size without a hint.
+ * with the level hint of a pte; a CONT_PMD hugepage's are blocks,
+ * invalidated one block at a time at level 2; any other size without a
+ * hint.
  */
 #define __HAVE_ARCH_FLUSH_HUGETLB_TLB_RANGE
 static inline void flush_hugetlb_tlb_range(struct vm_area_struct *vma,
@@ -53,6 +55,8 @@ static inline void flush_hugetlb_tlb_range(struct vm_area_struct *vma,
 {
 	if (huge_page_size(hstate_vma(vma)) == CONT_PTE_SIZE)
 		__flush_tlb_range(vma, start, end, PAGE_SIZE, 3, TLBF_NONE);
+	else if (huge_page_size(hstate_vma(vma)) == CONT_PMD_SIZE)
+		__flush_tlb_range(vma, start, end, PMD_SIZE, 2, TLBF_NONE);
 	else
 		__flush_tlb_range(vma, start, end, PAGE_SIZE, TLBI_TTL_UNKNOWN,
 				  TLBF_NONE);

@@ -14,6 +14,14 @@
 #define CONT_PTE_SIZE		(CONT_PTES * PAGE_SIZE)
 #define CONT_PTE_MASK		(~(CONT_PTE_SIZE - 1))
 
+/* A pmd table's entry maps a block: a table page's worth of pages. */
+#define PMD_SHIFT		(2 * PAGE_SHIFT - 3)
+#define PMD_SIZE		(_AC(1, UL) << PMD_SHIFT)
+/* A run of CONT_PMDS blocks that one TLB entry may cover. */
+#define CONT_PMD_SHIFT		(CONFIG_ARM64_CONT_PMD_SHIFT + PMD_SHIFT)
+#define CONT_PMDS		(1 << (CONT_PMD_SHIFT - PMD_SHIFT))
+#define CONT_PMD_SIZE		(CONT_PMDS * PMD_SIZE)
+
 #define PTE_VALID		(_AT(pteval_t, 1) << 0)
 #define PTE_TYPE_MASK		(_AT(pteval_t, 3) << 0)
 #define PTE_TYPE_PAGE		(_AT(pteval_t, 3) << 0)
