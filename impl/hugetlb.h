@@ -32,7 +32,7 @@ struct hugetlb_ops : pte_primitives<M, Self> {
 	{
 		for (std::size_t k = 0; k < c.entries; k++) {
 			self().__set_pte(m, i + k, pte);
-			pte = next_entry(m, pte, c);
+			pte = self().next_entry(m, pte, c);
 		}
 	}
 

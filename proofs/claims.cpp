@@ -106,8 +106,9 @@ z3::expr dirty_writable_is_hw_dirty(const z3::expr& v)
 // A hugepage of n entries from `first` as the hugetlb callers leave one:
 // every entry none; every entry the one non-present value set_huge_pte_at
 // wrote (a migration entry, a marker); or a CONT run of one hugetlb folio
-// (n pages, naturally aligned), valid or PROT_NONE, entry k mapping the
-// folio's page k with entry 0's attributes and write permission -- its
+// (n entries of what each maps, naturally aligned), valid or PROT_NONE,
+// entry k mapping the folio's k-th page or block with entry 0's
+// attributes and write permission -- its
 // young and dirty its own (hardware records them entry by entry), a
 // writable sw-dirty entry hw-dirty too (dirty_writable_is_hw_dirty).
 z3::expr hugepage_as_left(const std::vector<z3::expr>& t, std::size_t first, std::size_t n,
@@ -117,9 +118,10 @@ z3::expr hugepage_as_left(const std::vector<z3::expr>& t, std::size_t first, std
 	const z3::expr zero = ctx.bv_val(0, 64);
 	const z3::expr& e = t[first];
 	const z3::expr pfn = pte_pfn(e, geo);
+	const std::uint64_t pages = n * geo.entry_pages();
 	z3::expr hugetlb_folio = ctx.bool_val(false);
 	for (const folio_extent& f : folios)
-		if (f.nr_pages == n && f.first_pfn % n == 0)
+		if (f.nr_pages == pages && f.first_pfn % pages == 0)
 			hugetlb_folio = hugetlb_folio || pfn == ctx.bv_val(f.first_pfn, 64);
 	z3::expr none = ctx.bool_val(true), same = !pte_present(e) && e != zero;
 	z3::expr mapped = pte_present(e) && pte_cont(e) && hugetlb_folio && z3::implies(pte_valid(e), writable_by_dbm(e)) &&
@@ -130,7 +132,7 @@ z3::expr hugepage_as_left(const std::vector<z3::expr>& t, std::size_t first, std
 		same = same && x == e;
 		if (k > 0)
 			mapped = mapped && pte_valid(x) == pte_valid(e) && pte_present(x) && pte_cont(x) &&
-				 pte_write(x) == pte_write(e) && pte_same_mapping(x, pte_advance_pfn(e, k, geo)) &&
+				 pte_write(x) == pte_write(e) && pte_same_mapping(x, pte_advance_entries(e, k, geo)) &&
 				 dirty_writable_is_hw_dirty(x);
 	}
 	return none || same || mapped;
@@ -144,9 +146,10 @@ z3::expr hugepage_value(const z3::expr& v, std::size_t n, const std::vector<foli
 			const geometry& geo)
 {
 	z3::context& ctx = v.ctx();
+	const std::uint64_t pages = n * geo.entry_pages();
 	z3::expr hugetlb_folio = ctx.bool_val(false);
 	for (const folio_extent& f : folios)
-		if (f.nr_pages == n && f.first_pfn % n == 0)
+		if (f.nr_pages == pages && f.first_pfn % pages == 0)
 			hugetlb_folio = hugetlb_folio || pte_pfn(v, geo) == ctx.bv_val(f.first_pfn, 64);
 	const z3::expr mapping = pte_present(v) && pte_cont(v) && hugetlb_folio &&
 				 z3::implies(pte_valid(v), writable_by_dbm(v)) &&

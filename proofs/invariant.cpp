@@ -47,9 +47,10 @@ z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, st
 		any_cont = any_cont || (pte_valid(t[k]) && pte_cont(t[k]));
 		any_plain = any_plain || (pte_valid(t[k]) && !pte_cont(t[k]));
 	}
-	// The pfn an entry's run would start at, its shared attributes and
-	// write permission: each valid entry's must equal the first valid one's.
-	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64); };
+	// The pfn an entry's run would start at (each entry maps
+	// entry_pages pages), its shared attributes and write permission:
+	// each valid entry's must equal the first valid one's.
+	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val((k - first) * geo.entry_pages(), 64); };
 	auto attrs = [&](std::size_t k) { return pte_pgprot(t[k], geo) & ctx.bv_val(~run_attr_ignore, 64); };
 	// Write permission as the checker keys it: DBM, or without DBM the
 	// RDONLY bit itself (only DBM lets hardware clear it entry by entry).
@@ -60,7 +61,7 @@ z3::expr run_well_formed(const std::vector<z3::expr>& t, const geometry& geo, st
 	const z3::expr base0 = first_valid(t, first, last, zero, base);
 	const z3::expr attrs0 = first_valid(t, first, last, zero, attrs);
 	const z3::expr write0 = first_valid(t, first, last, zero, write);
-	z3::expr alike = (base0 & ctx.bv_val(geo.cont_ptes - 1, 64)) == zero;
+	z3::expr alike = (base0 & ctx.bv_val(geo.cont_ptes * geo.entry_pages() - 1, 64)) == zero;
 	for (std::size_t k = first; k < last; k++)
 		alike = alike && z3::implies(pte_valid(t[k]), base(k) == base0 && attrs(k) == attrs0 &&
 							     (!with_write || write(k) == write0));
@@ -97,9 +98,9 @@ z3::expr run_in_one_folio(const std::vector<z3::expr>& t, const geometry& geo, s
 		any_cont = any_cont || (pte_valid(t[k]) && pte_cont(t[k]));
 	// A well-formed run maps the block its first valid entry names.
 	const z3::expr base0 = first_valid(t, first, last, ctx.bv_val(0, 64), [&](std::size_t k) {
-		return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64);
+		return pte_pfn(t[k], geo) - ctx.bv_val((k - first) * geo.entry_pages(), 64);
 	});
-	return z3::implies(any_cont, folio_covers(folios, base0, geo.cont_ptes));
+	return z3::implies(any_cont, folio_covers(folios, base0, geo.cont_ptes * geo.entry_pages()));
 }
 
 z3::expr run_writable_by_dbm(const std::vector<z3::expr>& t, const geometry& geo, std::size_t first)
@@ -117,13 +118,13 @@ z3::expr run_prot_none_block(const std::vector<z3::expr>& t, const geometry& geo
 	z3::context& ctx = t.front().ctx();
 	const std::size_t last = std::min(first + geo.cont_ptes, t.size());
 	auto none_cont = [&](std::size_t k) { return pte_present_invalid(t[k]) && pte_cont(t[k]); };
-	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val(k - first, 64); };
+	auto base = [&](std::size_t k) { return pte_pfn(t[k], geo) - ctx.bv_val((k - first) * geo.entry_pages(), 64); };
 	const z3::expr base0 = first_where(first, last, ctx.bv_val(0, 64), none_cont, base);
 	z3::expr any = ctx.bool_val(false);
 	for (std::size_t k = last; k-- > first;)	// from the back, as the term was built before
 		any = any || none_cont(k);
-	z3::expr alike = (base0 & ctx.bv_val(geo.cont_ptes - 1, 64)) == ctx.bv_val(0, 64) &&
-			 folio_covers(folios, base0, geo.cont_ptes);
+	const std::uint64_t block = geo.cont_ptes * geo.entry_pages();
+	z3::expr alike = (base0 & ctx.bv_val(block - 1, 64)) == ctx.bv_val(0, 64) && folio_covers(folios, base0, block);
 	for (std::size_t k = first; k < last; k++)
 		alike = alike && z3::implies(none_cont(k), base(k) == base0);
 	return z3::implies(any, alike);
@@ -131,8 +132,13 @@ z3::expr run_prot_none_block(const std::vector<z3::expr>& t, const geometry& geo
 
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios)
 {
+	return invariant_table(ctx, geometry::of(g), runs, std::move(folios));
+}
+
+sym_world invariant_table(z3::context& ctx, const geometry& geo, std::size_t runs, std::vector<folio_extent> folios)
+{
 	sym_world w;
-	w.geo = geometry::of(g);
+	w.geo = geo;
 	w.folios = std::move(folios);
 	for (std::size_t k = 0; k < runs * w.geo.cont_ptes; k++)
 		w.initial.push_back(ctx.bv_const(("e." + std::to_string(k)).c_str(), 64));
@@ -146,21 +152,21 @@ sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::ve
 	return w;
 }
 
-std::vector<folio_extent> folio_layout(std::size_t c)
+std::vector<folio_extent> folio_layout(std::size_t c, std::uint64_t entry_pages)
 {
 	// Each folio in a region of its own, naturally aligned but the shifted
 	// one, above pfn 0 (pfn 0 would make a mapping's word look like a swap
-	// entry's in the rulers).
-	const std::uint64_t region = 64 * c;
+	// entry's in the rulers); in units of what one entry maps.
+	const std::uint64_t u = entry_pages, region = 64 * c;
 	std::vector<folio_extent> out = {
-		{1 * region, 2 * c},
-		{2 * region, c},
-		{3 * region, c / 2},
-		{3 * region + c / 2, c - c / 2},
-		{5 * region + 1, 2 * c},
+		{1 * region * u, 2 * c * u},
+		{2 * region * u, c * u},
+		{3 * region * u, c / 2 * u},
+		{(3 * region + c / 2) * u, (c - c / 2) * u},
+		{(5 * region + 1) * u, 2 * c * u},
 	};
 	for (std::uint64_t k = 0; k < 4; k++)
-		out.push_back({4 * region + k, 1});
+		out.push_back({(4 * region + k) * u, u});
 	return out;
 }
 

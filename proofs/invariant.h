@@ -100,6 +100,9 @@ z3::expr run_prot_none_block(const std::vector<z3::expr>& t, const geometry& geo
 // (shape), (whole), (folio), (dbm) and (none block), over the folio layout `folios`.  (ledger) is not an assumption:
 // an obligation takes the pending flags to be ref_flags of the table.
 sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::vector<folio_extent> folios);
+// The same over a table of geometry geo (a pte table, or the pmd table of
+// CONT_PMD hugepages).
+sym_world invariant_table(z3::context& ctx, const geometry& geo, std::size_t runs, std::vector<folio_extent> folios);
 
 // The folios a step/ obligation's pfns may fall in, for runs of c entries:
 // since every pfn is free, one layout offers every shape at once -- a folio
@@ -107,7 +110,8 @@ sym_world invariant_table(z3::context& ctx, granule g, std::size_t runs, std::ve
 // run, single pages, and a folio of two runs shifted off CONT alignment
 // physically.  A pfn outside every folio is a page with no folio (a
 // special mapping).
-std::vector<folio_extent> folio_layout(std::size_t c);
+// entry_pages: the pages one entry maps (PMD blocks in a pmd table).
+std::vector<folio_extent> folio_layout(std::size_t c, std::uint64_t entry_pages = 1);
 
 // The invariant over a concrete table of whole runs: which part fails, or ""
 // when it holds.

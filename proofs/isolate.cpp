@@ -47,6 +47,7 @@ json ce_to_json(const counterexample& ce)
 	for (const call& c : ce.witness)
 		witness.push_back(call_to_json(c));
 	return {{"granule", static_cast<int>(ce.geo.gran)},
+		{"pmd_table", ce.geo.pmd_table()},
 		{"folios", folios},
 		{"initial", ce.initial},
 		{"calls", calls},
@@ -61,7 +62,8 @@ json ce_to_json(const counterexample& ce)
 counterexample ce_from_json(const json& j)
 {
 	counterexample ce;
-	ce.geo = geometry::of(static_cast<granule>(j.at("granule").get<int>()));
+	const granule g = static_cast<granule>(j.at("granule").get<int>());
+	ce.geo = j.value("pmd_table", false) ? geometry::pmd_of(g) : geometry::of(g);
 	for (const json& f : j.at("folios"))
 		ce.folios.push_back({f.at(0).get<std::uint64_t>(), f.at(1).get<std::uint64_t>()});
 	ce.initial = j.at("initial").get<std::vector<std::uint64_t>>();

@@ -39,10 +39,11 @@
 //   mapping:    a hugetlb call that takes a hugepage out leaves every entry
 //               of it none
 // The hugetlb calls (step/huge_*) start from tables whose runs are
-// CONT_PTE hugepages as the hugetlb callers leave them (claims.h,
-// caller_rules), call on either hugepage, and claim at the end that every
-// hugepage is so again: the hugetlb part of the invariant, inductive over
-// them as the rest is over the contpte calls.
+// hugepages as the hugetlb callers leave them (claims.h, caller_rules) --
+// a pte table of CONT_PTE hugepages and a pmd table of CONT_PMD ones --
+// call on either hugepage, and claim at the end that every hugepage is so
+// again: the hugetlb part of the invariant, inductive over them as the
+// rest is over the contpte calls.
 // (shape), (ledger) and (reportable) are the invariant again, so it is
 // inductive over C; the empty table satisfies it.  The ledger at C's begin
 // is read off the table (read_off): every flag shown is pending, nothing
@@ -161,7 +162,15 @@ void prove_step(obligation_run& run, call_kind kind)
 	// news that this invariant does not describe the strategy's tables.
 	proof_result whole;
 	z3::context& ctx = shared_context();
-	const std::vector<call> calls = step_calls(kind, c, run.o);
+	// The tables the calls run on: a pte table; for a hugetlb call the pmd
+	// table of CONT_PMD hugepages too.
+	std::vector<std::pair<geometry, call>> calls;
+	std::vector<geometry> tables = {geo};
+	if (is_hugetlb_call(kind))
+		tables.push_back(geometry::pmd_of(run.g));
+	for (const geometry& tg : tables)
+		for (const call& cl : step_calls(kind, tg.cont_ptes, run.o))
+			calls.emplace_back(tg, cl);
 	prove_options o = run.o;
 	o.search.run_seconds = std::max(o.search.run_seconds, o.search.step_case_seconds * static_cast<double>(calls.size()));
 	// One pass over the calls, asking `goals`; (reportable) of the folio
@@ -174,13 +183,13 @@ void prove_step(obligation_run& run, call_kind kind)
 	auto pass = [&](std::vector<case_batch::goal> goals, bool of_folio) {
 		case_batch batch(ctx, s, o, std::move(goals), entries);
 		batch.ask_cases_alone_when_undecided();
-		for (const call& cl : calls) {
-			sym_world w = invariant_table(ctx, run.g, 2, folio_layout(c));
+		for (const auto& [tg, cl] : calls) {
+			sym_world w = invariant_table(ctx, tg, 2, folio_layout(tg.cont_ptes, tg.entry_pages()));
 			// A call that passes a value passes a free word, under the
 			// caller's rule for it: every value core-mm may pass at once.
 			if (passes_value(kind))
 				w.arguments.push_back(ctx.bv_const("value", 64));
-			w.assumptions.push_back(caller_rules(cl, w.initial, w.folios, geo, w.argument(0)));
+			w.assumptions.push_back(caller_rules(cl, w.initial, w.folios, tg, w.argument(0)));
 			scenario sc;
 			sc.calls = {cl};
 			sc.observe = [&w, of_folio](const sym_step& st, std::vector<claim>& claims) {
@@ -208,7 +217,7 @@ void prove_step(obligation_run& run, call_kind kind)
 	}
 	r.detail += fmt::format("{} calls ({}) from two runs satisfying the invariant, any number of hw events per gap",
 			       calls.size(),
-			       is_hugetlb_call(kind) ? "each of the two hugepages"
+			       is_hugetlb_call(kind) ? "each of the two hugepages, in a pte table and in a pmd table"
 			       : takes_nr(kind)	     ? ranges_note(c, run.o)
 			       : run.o.quick	? "quick: entries 0, c-1, c"
 						: "each run edge, its neighbours and a middle");
@@ -282,9 +291,10 @@ std::vector<obligation_family> step_families()
 		sc.calls = {k};
 		sc.tables = fmt::format("every table of two runs satisfying the invariant of reachable tables, "
 					"under the caller's rules for the call, {}",
-					is_hugetlb_call(k) ? "each run a CONT_PTE hugepage as the hugetlb callers leave one "
-							     "(none, one non-present value, or its hugetlb folio's pages "
-							     "with CONT), on either hugepage"
+					is_hugetlb_call(k) ? "each run a hugepage as the hugetlb callers leave one (none, one "
+							     "non-present value, or its hugetlb folio's pages or blocks with "
+							     "CONT), a pte table of CONT_PTE hugepages and a pmd table of "
+							     "CONT_PMD ones, on either hugepage"
 					: takes_nr(k)	   ? "over the ranges that start and end at a run edge, next to it or "
 							     "inside (every range with --every-range at CONT_PTES 16 and 32)"
 							   : "at each run edge, its neighbours and a middle");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "model/errors.h"
@@ -44,10 +45,15 @@ z3::solver make_solver(z3::context& ctx, const prove_options& o, bool incrementa
 	return s;
 }
 
-// The cases' claims in one formula: the conjunction is valid iff every case
-// is (the cases share the world's variables, and identical subterms --
-// the same entry after the same hardware slot -- are one term), so Z3
-// bit-blasts what the cases have in common once.
+// The cases' claims in one formula, each case's under its own assumptions:
+// the cases share the world's variables (identical subterms -- the same
+// entry after the same hardware slot -- are one term, so Z3 bit-blasts
+// what the cases have in common once), but not every assumption: a case's
+// caller rule, or a table of another geometry, is its own.  The question
+// asserts the assumptions every case makes and asks, of each case, its
+// claims where its own other assumptions hold -- so it is valid iff every
+// case is.  (Asserting every case's assumptions at once would prove a
+// case only over the tables the other cases' rules admit too.)
 //
 // The question is asked in a context of its own, a copy of just the
 // formula: the shared context, after running the paths, holds every term
@@ -142,13 +148,32 @@ case_batch::pending_question case_batch::gather(const std::vector<std::size_t>& 
 	// One flat conjunction: grown one claim at a time it would nest as deep
 	// as there are claims.
 	pending_question q{z3::expr_vector(ctx_), z3::expr_vector(ctx_), false};
+	// The assumptions every case makes (one term each: the same context).
+	std::set<unsigned> everyone;
+	for (std::size_t k = 0; k < cases_.size(); k++) {
+		std::set<unsigned> mine;
+		for (const z3::expr& a : cases_[k].world.assumptions)
+			mine.insert(a.id());
+		if (k == 0)
+			everyone = std::move(mine);
+		else
+			std::erase_if(everyone, [&](unsigned id) { return !mine.contains(id); });
+	}
+	bool first = true;
 	for (const pending_case& c : cases_) {
 		q.joined = q.joined || c.joined;
-		for (const z3::expr& a : c.world.assumptions)
-			q.asserted.push_back(a);
+		z3::expr own = ctx_.bool_val(true);
+		for (const z3::expr& a : c.world.assumptions) {
+			if (!everyone.contains(a.id()))
+				own = own && a;
+			else if (first)
+				q.asserted.push_back(a);
+		}
+		first = false;
+		const bool alone = own.is_true();
 		for (const claim& cl : c.claims)
 			if (asked(cl))
-				q.claims.push_back(cl.holds);
+				q.claims.push_back(alone ? cl.holds : (!own || cl.holds));
 	}
 	return q;
 }
@@ -238,6 +263,10 @@ bool case_batch::refuted_by(const z3::model& mdl, goal_state& gs) const
 
 bool case_batch::refuted_by(const z3::model& mdl, goal_state& gs, const pending_case& c) const
 {
+	// A model refutes a case only where the case's own assumptions hold.
+	for (const z3::expr& a : c.world.assumptions)
+		if (!mdl.eval(a, true).is_true())
+			return false;
 	std::vector<claim> mine;
 	for (const claim& cl : c.claims)
 		if (gs.covers(cl))

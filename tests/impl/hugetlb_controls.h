@@ -68,6 +68,16 @@ struct hugetlb_flush_at_pte_level : mainline_ops<M, hugetlb_flush_at_pte_level<M
 	}
 };
 
+// A hugepage's entries written with the pfn advancing one page per entry
+// whatever the entry maps (pgsize taken for PAGE_SIZE): right for a
+// CONT_PTE hugepage; a CONT_PMD one's blocks map overlapping ranges of the
+// first block instead of the folio's blocks.
+template <class M>
+struct hugetlb_pfn_step_of_a_page : mainline_ops<M, hugetlb_pfn_step_of_a_page<M>> {
+	using W = typename M::word;
+	static W next_entry(M& m, const W& pte, const contig&) { return pte_advance_pfn(pte, 1, m.geo()); }
+};
+
 // The break of break-before-make naming a pte's level whatever the
 // hugepage's entries are: a CONT_PMD hugepage's old blocks stay cached
 // while its new ones are written.

@@ -276,8 +276,8 @@ TEST(kernel_cli, the_test_trees_hugetlb_calls_hold_the_hugetlb_sweep_at_every_gr
 // and leaves the other entries behind; core-mm's callers never reach it.
 TEST(kernel_cli, a_huge_get_and_clear_sized_from_cont_fails_mapping_through_the_hugetlb_callers)
 {
-	const char* from = "return take_out(mm, addr, ptep, contig_entries(sz, &pgsize));";
-	const char* to = "return take_out(mm, addr, ptep, pte_cont(__ptep_get(ptep)) ? CONT_PTES : 1);";
+	const char* from = "return take_out(mm, addr, ptep, n, pgsize);";
+	const char* to = "return take_out(mm, addr, ptep, pte_cont(__ptep_get(ptep)) ? CONT_PTES : 1, pgsize);";
 	const outcome o =
 		test_edited_tree("hsize", "arch/arm64/mm/hugetlbpage.c", from, to, "mapping", tlbflush::own, "hugetlb");
 	EXPECT_EQ(o.status, 1) << o.show();

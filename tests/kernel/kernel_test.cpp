@@ -387,13 +387,16 @@ trace run_program(strategy& s, const world_layout& w, const std::vector<call>& c
 // chain of such reads goes).  A tree's own tlbflush.h invalidates one
 // page with a TLBI of that page where the template flushes a range of
 // one: the same invalidation, said one way here.
-std::vector<primitive_step> canonical(const std::vector<primitive_step>& in)
+std::vector<primitive_step> canonical(const std::vector<primitive_step>& in, unsigned table_level)
 {
 	std::vector<primitive_step> out;
 	for (std::size_t k = in.size(); k-- > 0;) {
 		primitive_step p = in[k];
 		if (p.kind == prim_kind::tlbi_range && p.nr == 1)
 			p.kind = prim_kind::tlbi_page;
+		// A hint naming the table's own level reaches what no hint does.
+		if (flush_level_of(p.flags) == static_cast<int>(table_level))
+			p.flags &= ~flush_level_mask;
 		if (p.kind == prim_kind::read && !out.empty() && out.back().kind == prim_kind::atomic_update &&
 		    out.back().index == p.index && out.back().old_value == p.new_value)
 			continue;
@@ -415,13 +418,22 @@ std::string first_difference(strategy& tree, strategy& tmpl, std::size_t& compar
 			     std::vector<granule> grans = {granule::k4, granule::k16, granule::k64}, std::uint64_t seeds = 200,
 			     std::size_t* flushes = nullptr, bool hugetlb = false)
 {
+	std::vector<world_layout> worlds;
 	for (granule g : grans) {
-		const world_layout w = hugetlb ? world_layout::make_hugetlb(g, hw) : world_layout::make(g, 0, hw);
+		if (!hugetlb)
+			worlds.push_back(world_layout::make(g, 0, hw));
+		else	// both tables: CONT_PTE and CONT_PMD hugepages
+			for (bool pmd : {false, true})
+				worlds.push_back(world_layout::make_hugetlb(g, hw, pmd));
+	}
+	for (const world_layout& w : worlds) {
 		for (std::uint64_t seed = 1; seed <= seeds; seed++) {
 			const std::vector<call> calls = hugetlb ? hugetlb_program(w, seed) : program(w, seed);
 			const trace a = run_program(tree, w, calls), b = run_program(tmpl, w, calls);
-			const std::vector<primitive_step> ca = canonical(a.prims), cb = canonical(b.prims);
-			const std::string where = fmt::format("{} seed {}", to_string(g), seed);
+			const std::vector<primitive_step> ca = canonical(a.prims, w.geo.level),
+							  cb = canonical(b.prims, w.geo.level);
+			const std::string where = fmt::format("{}{} seed {}", to_string(w.geo.gran),
+							      w.geo.pmd_table() ? " pmd table" : "", seed);
 			for (std::size_t k = 0; k < std::min(ca.size(), cb.size()); k++)
 				if (ca[k].kind != cb[k].kind || ca[k].index != cb[k].index || ca[k].nr != cb[k].nr ||
 				    ca[k].old_value != cb[k].old_value || ca[k].new_value != cb[k].new_value ||
@@ -478,8 +490,8 @@ TEST(kernel_tree, runs_the_template_mainlines_hugetlb_primitives_call_for_call)
 	// It can fail: a get-and-clear that sizes the run from entry 0's CONT
 	// takes one entry of a hugepage of migration entries out, not all.
 	const fs::path t = copy_tree("hsize-prims");
-	edit(t, "arch/arm64/mm/hugetlbpage.c", "return take_out(mm, addr, ptep, contig_entries(sz, &pgsize));",
-	     "return take_out(mm, addr, ptep, pte_cont(__ptep_get(ptep)) ? CONT_PTES : 1);");
+	edit(t, "arch/arm64/mm/hugetlbpage.c", "return take_out(mm, addr, ptep, n, pgsize);",
+	     "return take_out(mm, addr, ptep, pte_cont(__ptep_get(ptep)) ? CONT_PTES : 1, pgsize);");
 	strategy& sized = load(r, t, "tree-hsize");
 	std::size_t ignored = 0;
 	EXPECT_NE(first_difference(sized, registry::global().get("mainline"), ignored, {}, {granule::k4}, 100, nullptr,

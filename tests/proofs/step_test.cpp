@@ -53,6 +53,17 @@ TEST(proofs, the_hugetlb_calls_are_proved_from_every_hugetlb_table_and_two_real_
 	auto first = proof_control<controls::hugetlb_get_first_entry_only>("hugetlb-get-first-entry");
 	const std::optional<property> p = refuted_and_confirmed(*first, "step/huge_ptep_get-cont16");
 	EXPECT_TRUE(p == property::per_call || p == property::precise) << (p ? to_string(*p) : "none");
+	// The pmd table of CONT_PMD hugepages: a pfn advancing a page per
+	// block holds in every pte table and is refuted (and confirmed) only
+	// from a pmd table's -- the counterexample is one.
+	auto step = proof_control<controls::hugetlb_pfn_step_of_a_page>("hugetlb-pfn-step-of-a-page");
+	const proof_result fault = prove_named(*step, granule::k4, "step/set_huge_pte_at-cont16", o);
+	ASSERT_EQ(fault.verdict, proof_verdict::refuted) << fault.detail;
+	ASSERT_TRUE(fault.ce);
+	EXPECT_TRUE(fault.ce->geo.pmd_table());
+	EXPECT_TRUE(fault.ce->prop == property::well_formed || fault.ce->prop == property::mapping)
+		<< to_string(fault.ce->prop);
+	EXPECT_EQ(refuted_and_confirmed(*step, "step/set_huge_pte_at-cont16"), fault.ce->prop);
 }
 
 // Two mistakes only a table other than a folded run shows: the obligations

@@ -115,6 +115,20 @@ TEST(hugetlb_sweep, a_range_flush_at_a_ptes_level_fails_well_formed_in_a_pmd_tab
 	EXPECT_EQ(in_the_core_sweep(*s, property::well_formed), verdict::holds);
 }
 
+// A CONT_PMD hugepage's entries written a page apart instead of a block
+// apart: the run maps overlapping pieces of its first block.
+TEST(hugetlb_sweep, a_pfn_advancing_a_page_per_block_fails_mapping_in_a_pmd_table)
+{
+	auto s = make_strategy<controls::hugetlb_pfn_step_of_a_page, on_machine>("hugetlb-pfn-step-of-a-page", "control",
+										 "test");
+	const property_result r = run_property(*s, property::mapping, hugetlb_sweep(1, 2000));
+	ASSERT_EQ(r.v, verdict::fails) << format_counterexample(r);
+	const std::string ce = format_counterexample(r);
+	EXPECT_NE(r.ce.v.message.find("asked to map"), std::string::npos) << ce;
+	EXPECT_NE(ce.find("a pmd table of 3 CONT_PMD hugepages"), std::string::npos) << ce;
+	EXPECT_EQ(in_the_core_sweep(*s, property::mapping), verdict::holds);
+}
+
 // The break naming a pte's level: huge_ptep_clear_flush returns with a
 // CONT_PMD hugepage's blocks still cached, and migration copies the folio
 // while a CPU may go on writing it through them.
