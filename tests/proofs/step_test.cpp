@@ -66,6 +66,35 @@ TEST(proofs, the_hugetlb_calls_are_proved_from_every_hugetlb_table_and_two_real_
 	EXPECT_EQ(refuted_and_confirmed(*step, "step/set_huge_pte_at-cont16"), fault.ce->prop);
 }
 
+// A set_huge_pte_at that also ages the entry after its hugepage when that
+// entry is present.  Each case of step/set_huge_pte_at has its own caller
+// rule (its own hugepage not present); asked in one question under every
+// case's rule at once, the next hugepage could never be present and the
+// obligation was proved.  Each case under its own rule: refuted (the
+// next hugepage's pending young is gone), and the checker confirms it.
+template <class M>
+struct set_huge_ages_the_next_hugepage : mainline_ops<M, set_huge_ages_the_next_hugepage<M>> {
+	using W = typename M::word;
+	using base = mainline_ops<M, set_huge_ages_the_next_hugepage<M>>;
+	void set_huge_pte_at(M& m, std::size_t i, W pte, std::uint64_t pages)
+	{
+		base::set_huge_pte_at(m, i, pte, pages);
+		const std::size_t next = i + m.geo().cont_ptes;
+		if (next >= m.size())
+			return;
+		const W old = this->self().__ptep_get(m, next);
+		if (m.branch(pte_present(old)))
+			this->self().__set_pte(m, next, pte_mkold(old));
+	}
+};
+
+TEST(proofs, each_case_of_a_batch_is_proved_under_its_own_caller_rule)
+{
+	auto s = proof_control<set_huge_ages_the_next_hugepage>("set-huge-ages-the-next-hugepage");
+	const std::optional<property> p = refuted_and_confirmed(*s, "step/set_huge_pte_at-cont16");
+	EXPECT_TRUE(p == property::per_call || p == property::no_loss) << (p ? to_string(*p) : "none");
+}
+
 // Two mistakes only a table other than a folded run shows: the obligations
 // from folded runs prove the strategy, the step/ obligation of the broken
 // call refutes it, and the concrete checker confirms the refutation.
