@@ -55,6 +55,16 @@ inline std::optional<huge_size> huge_size_of(const geometry& g, huge_kind k)
 	return std::nullopt;
 }
 
+// The hugepage kind of granule g that is `pages` pages, if any (no two
+// kinds of a granule have one size).
+inline std::optional<huge_size> huge_size_for(const geometry& g, std::uint64_t pages)
+{
+	for (huge_kind k : {huge_kind::cont_pte, huge_kind::pmd, huge_kind::cont_pmd, huge_kind::pud})
+		if (const std::optional<huge_size> s = huge_size_of(g, k); s && s->pages() == pages)
+			return s;
+	return std::nullopt;
+}
+
 // num_contig_ptes: the entries and the pages per entry of a hugepage of
 // `pages` pages.  Today's arm64 answers one entry of that size for any
 // size that is not contiguous; before the 2025 fixes it answered none for
@@ -65,12 +75,9 @@ struct contig {
 };
 inline contig num_contig_ptes(const geometry& g, std::uint64_t pages, bool before_2025 = false)
 {
-	for (huge_kind k : {huge_kind::cont_pte, huge_kind::cont_pmd})
-		if (const std::optional<huge_size> s = huge_size_of(g, k); s && s->pages() == pages)
-			return {s->entries, s->entry_pages};
-	for (huge_kind k : {huge_kind::pmd, huge_kind::pud})
-		if (const std::optional<huge_size> s = huge_size_of(g, k); s && s->pages() == pages)
-			return {1, pages};
+	// A PMD or PUD hugepage is one entry of its size.
+	if (const std::optional<huge_size> s = huge_size_for(g, pages))
+		return {s->entries, s->entry_pages};
 	return before_2025 ? contig{0, 0} : contig{1, pages};
 }
 
@@ -80,10 +87,8 @@ inline contig num_contig_ptes(const geometry& g, std::uint64_t pages, bool befor
 // (PAGE_SIZE: the break of a CONT_PTE hugepage) names none (-1).
 inline int hugetlb_flush_level(const geometry& g, std::uint64_t pages)
 {
-	for (huge_kind k : {huge_kind::cont_pte, huge_kind::pmd, huge_kind::cont_pmd, huge_kind::pud})
-		if (const std::optional<huge_size> s = huge_size_of(g, k); s && s->pages() == pages)
-			return static_cast<int>(s->level);
-	return -1;
+	const std::optional<huge_size> s = huge_size_for(g, pages);
+	return s ? static_cast<int>(s->level) : -1;
 }
 
 } // namespace ptespec

@@ -103,29 +103,38 @@ z3::expr dirty_writable_is_hw_dirty(const z3::expr& v)
 	return z3::implies(pte_write(v) && pte_sw_dirty(v), !pte_rdonly(v));
 }
 
+// A present value mapping a hugepage of n entries as the hugetlb callers
+// write one: its hugetlb folio's first page or block (n entries of what
+// each maps, naturally aligned) with CONT (arch_make_huge_pte), valid and
+// writable only through DBM or PROT_NONE without PTE_WRITE, a writable
+// sw-dirty value hw-dirty too (dirty_writable_is_hw_dirty).
+z3::expr hugepage_mapping(const z3::expr& v, std::size_t n, const std::vector<folio_extent>& folios,
+			  const geometry& geo)
+{
+	z3::context& ctx = v.ctx();
+	const std::uint64_t pages = n * geo.entry_pages();
+	z3::expr hugetlb_folio = ctx.bool_val(false);
+	for (const folio_extent& f : folios)
+		if (f.nr_pages == pages && f.first_pfn % pages == 0)
+			hugetlb_folio = hugetlb_folio || pte_pfn(v, geo) == ctx.bv_val(f.first_pfn, 64);
+	return pte_present(v) && pte_cont(v) && hugetlb_folio && z3::implies(pte_valid(v), writable_by_dbm(v)) &&
+	       z3::implies(pte_present_invalid(v), !pte_write(v)) && dirty_writable_is_hw_dirty(v);
+}
+
 // A hugepage of n entries from `first` as the hugetlb callers leave one:
 // every entry none; every entry the one non-present value set_huge_pte_at
-// wrote (a migration entry, a marker); or a CONT run of one hugetlb folio
-// (n entries of what each maps, naturally aligned), valid or PROT_NONE,
-// entry k mapping the folio's k-th page or block with entry 0's
-// attributes and write permission -- its
-// young and dirty its own (hardware records them entry by entry), a
-// writable sw-dirty entry hw-dirty too (dirty_writable_is_hw_dirty).
+// wrote (a migration entry, a marker); or entry 0 a hugepage_mapping and
+// entry k mapping the folio's k-th page or block with entry 0's attributes
+// and write permission -- its young and dirty its own (hardware records
+// them entry by entry), a writable sw-dirty entry hw-dirty too.
 z3::expr hugepage_as_left(const std::vector<z3::expr>& t, std::size_t first, std::size_t n,
 			  const std::vector<folio_extent>& folios, const geometry& geo)
 {
 	z3::context& ctx = t.front().ctx();
 	const z3::expr zero = ctx.bv_val(0, 64);
 	const z3::expr& e = t[first];
-	const z3::expr pfn = pte_pfn(e, geo);
-	const std::uint64_t pages = n * geo.entry_pages();
-	z3::expr hugetlb_folio = ctx.bool_val(false);
-	for (const folio_extent& f : folios)
-		if (f.nr_pages == pages && f.first_pfn % pages == 0)
-			hugetlb_folio = hugetlb_folio || pfn == ctx.bv_val(f.first_pfn, 64);
 	z3::expr none = ctx.bool_val(true), same = !pte_present(e) && e != zero;
-	z3::expr mapped = pte_present(e) && pte_cont(e) && hugetlb_folio && z3::implies(pte_valid(e), writable_by_dbm(e)) &&
-			  z3::implies(pte_present_invalid(e), !pte_write(e)) && dirty_writable_is_hw_dirty(e);
+	z3::expr mapped = hugepage_mapping(e, n, folios, geo);
 	for (std::size_t k = 0; k < n; k++) {
 		const z3::expr& x = t[first + k];
 		none = none && x == zero;
@@ -138,23 +147,13 @@ z3::expr hugepage_as_left(const std::vector<z3::expr>& t, std::size_t first, std
 	return none || same || mapped;
 }
 
-// The value a hugetlb caller writes into a hugepage of n entries: its
-// folio's pages with CONT (arch_make_huge_pte), valid and writable only
-// through DBM or PROT_NONE without PTE_WRITE -- or a non-present value
-// other than none (a migration entry, a marker).
+// The value a hugetlb caller writes into a hugepage of n entries: a
+// hugepage_mapping, or a non-present value other than none (a migration
+// entry, a marker).
 z3::expr hugepage_value(const z3::expr& v, std::size_t n, const std::vector<folio_extent>& folios,
 			const geometry& geo)
 {
-	z3::context& ctx = v.ctx();
-	const std::uint64_t pages = n * geo.entry_pages();
-	z3::expr hugetlb_folio = ctx.bool_val(false);
-	for (const folio_extent& f : folios)
-		if (f.nr_pages == pages && f.first_pfn % pages == 0)
-			hugetlb_folio = hugetlb_folio || pte_pfn(v, geo) == ctx.bv_val(f.first_pfn, 64);
-	const z3::expr mapping = pte_present(v) && pte_cont(v) && hugetlb_folio &&
-				 z3::implies(pte_valid(v), writable_by_dbm(v)) &&
-				 z3::implies(pte_present_invalid(v), !pte_write(v)) && dirty_writable_is_hw_dirty(v);
-	return mapping || (!pte_present(v) && v != ctx.bv_val(0, 64));
+	return hugepage_mapping(v, n, folios, geo) || (!pte_present(v) && v != v.ctx().bv_val(0, 64));
 }
 
 // The hugetlb callers' rules (mm/hugetlb_callers.h): the table is a
